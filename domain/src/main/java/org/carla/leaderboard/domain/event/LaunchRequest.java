@@ -1,0 +1,32 @@
+package org.carla.leaderboard.domain.event;
+
+import java.time.Instant;
+
+import org.carla.leaderboard.domain.track.TrackSpec;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+/**
+ * What ingest-service asks job-launcher to run: one submission, on one track, from one image. Published on
+ * {@code launch-requests}; everything the Job needs is here.
+ */
+@RegisterForReflection
+public record LaunchRequest(int version, SubmissionIdentity submission, String imageUri, boolean resume,
+        TrackSpec trackSpec, Instant requestedAt) {
+
+    public LaunchRequest {
+        Require.version(version);
+        Require.present(submission, "submission");
+        Require.text(imageUri, "image_uri");
+        if (!ImageReference.isValid(imageUri)) {
+            throw MalformedEventException.invalid("image_uri", ImageReference.problem(imageUri));
+        }
+        Require.present(trackSpec, "track_spec");
+        Require.present(requestedAt, "requested_at");
+    }
+
+    public static LaunchRequest of(SubmissionIdentity submission, String imageUri, boolean resume, TrackSpec track,
+            Instant requestedAt) {
+        return new LaunchRequest(EventCodec.VERSION, submission, imageUri, resume, track, requestedAt);
+    }
+}

@@ -1,0 +1,39 @@
+package org.carla.leaderboard.domain.event;
+
+import java.time.Instant;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+/** ingest-service decided not to run a submission; results-relay still reports its final status. */
+@RegisterForReflection
+public record NotLaunched(int version, SubmissionIdentity submission, Reason reason, String detail, Instant at)
+        implements SubmissionEvent {
+
+    public static final String TYPE = "not-launched";
+
+    public enum Reason {
+        /** EvalAI already shows the submission cancelled. */
+        CANCELLED,
+        /** The track is gated by a qualifier the team has not passed. */
+        NOT_ALLOWED
+    }
+
+    public NotLaunched {
+        Require.version(version);
+        Require.present(submission, "submission");
+        Require.present(reason, "reason");
+        Require.present(at, "at");
+    }
+
+    public static NotLaunched of(SubmissionIdentity submission, Reason reason, String detail, Instant at) {
+        return new NotLaunched(EventCodec.VERSION, submission, reason, detail, at);
+    }
+
+    @Override
+    @JsonIgnore
+    public String type() {
+        return TYPE;
+    }
+}

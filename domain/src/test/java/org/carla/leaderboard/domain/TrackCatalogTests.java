@@ -1,0 +1,55 @@
+package org.carla.leaderboard.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+
+import org.carla.leaderboard.domain.track.EvaluationConfig;
+import org.carla.leaderboard.domain.track.TrackCatalog;
+import org.junit.jupiter.api.Test;
+
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+class TrackCatalogTests {
+
+    static TrackCatalog catalog(Map<String, String> overrides) {
+        var config = new SmallRyeConfigBuilder()
+                .addDefaultSources()
+                .addDiscoveredConverters()
+                .withSources(new PropertiesConfigSource(overrides, "test", 500))
+                .withMapping(EvaluationConfig.class)
+                .build();
+        return new TrackCatalog(config.getConfigMapping(EvaluationConfig.class));
+    }
+
+    @Test
+    void theShippedDefaultsDescribeBothPublicLeaderboards() {
+        var catalog = catalog(Map.of());
+        var sensors20 = catalog.forPhase(2077).orElseThrow();
+        assertThat(sensors20.leaderboard()).isEqualTo("leaderboard-20");
+        assertThat(sensors20.track()).isEqualTo("SENSORS");
+        assertThat(sensors20.workerPairs()).isEqualTo(4);
+        assertThat(sensors20.instanceType()).isEqualTo("g5.12xlarge");
+        assertThat(sensors20.renderer()).isEqualTo("vulkan");
+        assertThat(sensors20.bucket()).isEqualTo("carla-leaderboard-20");
+        assertThat(catalog.requiresQualification(2077)).isTrue();
+        assertThat(catalog.forPhase(1187).orElseThrow().renderer()).isEqualTo("opengl");
+        var qualifier = catalog.forPhase(2075).orElseThrow();
+        assertThat(qualifier.qualifiesFor()).isEqualTo("SENSORS");
+        assertThat(qualifier.thresholds()).containsKey("driving_score");
+        assertThat(catalog.forPhase(999)).isEmpty();
+        assertThat(catalog.leaderboards()).containsOnlyKeys("leaderboard-10", "leaderboard-20");
+    }
+
+    @Test
+    void aPhaseOnAnUnknownLeaderboardFailsAtStart() {
+        assertThatThrownBy(() -> catalog(Map.of(
+                "evaluation.phases.5.leaderboard", "leaderboard-99",
+                "evaluation.phases.5.track", "SENSORS",
+                "evaluation.phases.5.routes-file", "/r.xml",
+                "evaluation.phases.5.routes", "3")))
+                .hasMessageContaining("leaderboard-99");
+    }
+}

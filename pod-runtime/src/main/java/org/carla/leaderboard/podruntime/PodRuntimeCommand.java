@@ -1,0 +1,12 @@
+package org.carla.leaderboard.podruntime;
+
+import io.quarkus.picocli.runtime.annotations.TopCommand;
+import picocli.CommandLine.Command;
+
+/** pod-runtime: one executable, one sub-command per role of a submission's Job. */
+@TopCommand
+@Command(name = "pod-runtime", mixinStandardHelpOptions = true,
+        description = "Supervises the real process of one container of a submission's Job.",
+        subcommands = {})
+public class PodRuntimeCommand {
+}
