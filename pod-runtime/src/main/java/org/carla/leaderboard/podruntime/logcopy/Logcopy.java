@@ -1,6 +1,7 @@
 package org.carla.leaderboard.podruntime.logcopy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
@@ -83,7 +84,7 @@ public final class Logcopy {
                 LOG.infof("logcopy: %d files already under s3://%s/%s (a resumed run) are not uploaded again", remote,
                         settings.bucket(), settings.prefix());
             }
-        } catch (IOException | SdkException e) {
+        } catch (IOException | UncheckedIOException | SdkException e) {
             s3Outage.failed(e);
         }
         while (true) {
@@ -211,7 +212,8 @@ public final class Logcopy {
             T value = call.run();
             outage.succeeded();
             return value;
-        } catch (SdkException | IOException e) {
+        } catch (SdkException | IOException | UncheckedIOException e) {
+            // The url-connection client lets some broken connections out as UncheckedIOException, not SdkException.
             outage.failed(e);
             return null;
         }
