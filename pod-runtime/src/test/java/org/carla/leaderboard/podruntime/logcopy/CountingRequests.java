@@ -10,13 +10,16 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 
-/** Counts the HTTP requests an AWS client really sends, by operation (retries included). */
+/**
+ * Counts the calls an AWS client makes, by operation: one per API call (the SDK's own retries of a call, such as a
+ * request on a pooled connection the server had closed, are not separate decisions of the code under test).
+ */
 final class CountingRequests implements ExecutionInterceptor {
 
     private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
 
     @Override
-    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+    public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
         counts.computeIfAbsent(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME),
                 name -> new AtomicInteger()).incrementAndGet();
     }

@@ -221,6 +221,25 @@ class LogcopyIT {
         assertThat(text.split("S3 available again", -1)).as(text).hasSize(2);
     }
 
+    @Test
+    void aStopRequestEndsItPromptlyAfterOneLastUpload() throws Exception {
+        var settings = settings(1, 2);
+        var logcopy = new Logcopy(settings, s3(stack.endpoints().get("s3")), sqs(), new RequestMeter(),
+                Clock.systemUTC());
+        Future<Logcopy.Ending> run = runner.submit(logcopy::run);
+        nextProgress(settings);
+        write("agent/agent1/leaderboard.log", "the last line before SIGTERM\n");
+
+        long start = System.nanoTime();
+        logcopy.requestStop();
+
+        assertThat(run.get(5, TimeUnit.SECONDS)).isEqualTo(Logcopy.Ending.STOPPED);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+        assertThat(object(stack.s3(), settings.prefix() + "agent/agent1/leaderboard.log"))
+                .isEqualTo("the last line before SIGTERM\n");
+        assertThat(logs.resolve("containers-status/logcopy.done")).doesNotExist();
+    }
+
     // ---- the logs volume, the loop, what S3 and SQS hold
 
     private LogcopySettings settings(int pairs, int routes) {
