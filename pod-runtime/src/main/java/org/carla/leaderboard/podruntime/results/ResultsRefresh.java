@@ -6,10 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 
+import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.CheckpointMerge;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.results.MergeResult;
@@ -18,7 +20,8 @@ import org.carla.leaderboard.domain.results.ResultsJson;
 /**
  * One refresh of a submission's results in the logs volume: the N agents' checkpoints
  * ({@code agent/agent<i>/agent_results.json}) merged into {@code agent_results.json}, and EvalAI's three files in
- * {@code evalai/}. A file whose text did not change is not rewritten, so an unchanged result costs no upload.
+ * {@code evalai/}. A file whose text did not change is not rewritten, so an unchanged result costs no upload. An
+ * agent's file caught half-written counts with its last complete content; a missing one counts as no data.
  */
 public final class ResultsRefresh {
 
@@ -27,6 +30,7 @@ public final class ResultsRefresh {
     private final Path logsDir;
     private final int workerPairs;
     private final OptionalInt expectedRoutes;
+    private final Map<Path, CheckpointFile> lastGood = new HashMap<>();
 
     public ResultsRefresh(Path logsDir, int workerPairs, OptionalInt expectedRoutes) {
         this.logsDir = logsDir;
@@ -52,7 +56,29 @@ public final class ResultsRefresh {
     }
 
     public MergeResult refresh() throws IOException {
-        MergeResult result = CheckpointMerge.mergeFiles(agentCheckpoints(logsDir, workerPairs), expectedRoutes);
+        var inputs = new ArrayList<CheckpointFile>();
+        var skipped = new ArrayList<String>();
+        for (Path file : agentCheckpoints(logsDir, workerPairs)) {
+            try {
+                CheckpointFile read = ResultsJson.read(file);
+                lastGood.put(file, read);
+                inputs.add(read);
+            } catch (NoSuchFileException e) {
+                lastGood.remove(file);
+                skipped.add(file + ": missing");
+            } catch (IOException | IllegalArgumentException e) {
+                // The evaluator rewrites its file in place (truncate, then write): a read can catch it half-written.
+                CheckpointFile previous = lastGood.get(file);
+                if (previous != null) {
+                    inputs.add(previous);
+                } else {
+                    skipped.add(file + ": " + e.getMessage());
+                }
+            }
+        }
+        MergeResult merge = CheckpointMerge.merge(inputs, expectedRoutes);
+        var result = new MergeResult(merge.merged(), merge.routesDone(), merge.routesTotal(), merge.globalResults(),
+                merge.problems(), skipped, merge.invalidReason());
         String merged = ResultsJson.write(result.merged());
         writeIfChanged(mergedCheckpoint(), merged);
         for (Map.Entry<String, String> file : EvalAiFiles.texts(merged).entrySet()) {

@@ -125,4 +125,24 @@ class ResultsCommandsTests {
         assertThat(refresh.refresh().globalResults()).isTrue();
         assertThat(Files.getAttribute(refresh.mergedCheckpoint(), "unix:ino")).isNotEqualTo(inode);
     }
+
+    @Test
+    void anAgentFileCaughtHalfWrittenKeepsItsLastCompleteContent(@TempDir Path logs) throws Exception {
+        Path agent = logs.resolve("agent/agent1/agent_results.json");
+        Files.createDirectories(agent.getParent());
+        ResultsJson.write(agent, agent(3, 0, 1));
+        var refresh = new ResultsRefresh(logs, 2, java.util.OptionalInt.of(6));
+        assertThat(refresh.refresh().routesDone()).isEqualTo(2);
+
+        String text = ResultsJson.write(agent(3, 0, 1, 2));
+        Files.writeString(agent, text.substring(0, text.length() / 2));
+        var halfWritten = refresh.refresh();
+        assertThat(halfWritten.routesDone()).isEqualTo(2);
+        assertThat(halfWritten.skippedInputs()).singleElement().asString().contains("agent2").contains("missing");
+
+        Files.writeString(agent, text);
+        assertThat(refresh.refresh().routesDone()).isEqualTo(3);
+        Files.delete(agent);
+        assertThat(refresh.refresh().routesDone()).isZero();
+    }
 }
