@@ -130,7 +130,11 @@ public final class Logcopy {
     /** On a stop: one more refresh and upload, no retries (the pod is going away). */
     private void lastAttempt() {
         refreshResults();
-        s3(uploads::uploadChanged);
+        try {
+            s3(uploads::uploadChanged);
+        } catch (RuntimeException e) {
+            LOG.warnf("logcopy: last upload before stopping failed: %s", e.getMessage());
+        }
         LOG.infof("logcopy: stopped before the end; %s", meter);
     }
 

@@ -3,7 +3,6 @@ package org.carla.leaderboard.podruntime.logcopy;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -23,14 +22,15 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 public class LogcopyCommand implements Callable<Integer> {
 
     private static final Logger LOG = Logger.getLogger(LogcopyCommand.class);
-    /** Kubernetes gives 30 s between SIGTERM and SIGKILL by default; leave room for the last upload. */
-    private static final long STOP_GRACE_SECONDS = 20;
 
     @Inject
     S3Client s3;
 
     @Inject
     SqsClient sqs;
+
+    @Inject
+    LogcopyShutdown shutdown;
 
     @Override
     public Integer call() throws Exception {
@@ -42,28 +42,13 @@ public class LogcopyCommand implements Callable<Integer> {
             return 2;
         }
         try (var logFile = LogcopyLogFile.attach(settings.logsDir().resolve("logcopy").resolve("logcopy.log"))) {
-            var meter = new RequestMeter();
-            var logcopy = new Logcopy(settings, s3, sqs, meter, Clock.systemUTC());
+            var logcopy = new Logcopy(settings, s3, sqs, new RequestMeter(), Clock.systemUTC());
             var ended = new CountDownLatch(1);
-            Thread stopper = new Thread(() -> {
-                logcopy.requestStop();
-                try {
-                    ended.await(STOP_GRACE_SECONDS, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "logcopy-stop");
-            Runtime.getRuntime().addShutdownHook(stopper);
+            shutdown.running(logcopy, ended);
             try {
-                Logcopy.Ending ending = logcopy.run();
-                return ending == Logcopy.Ending.STOPPED ? 143 : 0;
+                return logcopy.run() == Logcopy.Ending.STOPPED ? 143 : 0;
             } finally {
                 ended.countDown();
-                try {
-                    Runtime.getRuntime().removeShutdownHook(stopper);
-                } catch (IllegalStateException e) {
-                    // already shutting down: the hook is running
-                }
             }
         }
     }
