@@ -222,6 +222,38 @@ class LogcopyIT {
     }
 
     @Test
+    void anSqsOutageDelaysTheReportsAndLosesNone() throws Exception {
+        var relay = new TcpRelay(stack.endpoints().get("sqs"));
+        closeables.add(relay);
+        var settings = settings(1, 2);
+        Path log = Files.createTempFile("logcopy", ".log");
+        var logFile = LogcopyLogFile.attach(log);
+        closeables.add(logFile);
+        var logcopy = new Logcopy(settings, s3(stack.endpoints().get("s3")), sqs(relay.endpoint()),
+                new RequestMeter(), Clock.systemUTC());
+        closeables.add(logcopy::requestStop);
+        Future<Logcopy.Ending> run = runner.submit(logcopy::run);
+        nextProgress(settings);
+
+        relay.cut();
+        agentResults(1, 2, 0, 1);
+        write("containers-status/" + StatusFiles.done(Role.SIMULATOR, 1), "");
+        write("containers-status/" + StatusFiles.done(Role.AGENT, 1), "");
+        Thread.sleep(PERIOD.toMillis() * 5);
+        assertThat(run.isDone()).as("logcopy.done waits for the last report").isFalse();
+        assertThat(logs.resolve("containers-status/logcopy.done")).doesNotExist();
+        relay.restore();
+
+        assertThat(run.get(60, TimeUnit.SECONDS)).isEqualTo(Logcopy.Ending.FINISHED);
+        Progress last = lastProgress(settings);
+        assertThat(last.routesDone()).isEqualTo(2);
+        assertThat(last.globalResults()).isTrue();
+        String text = Files.readString(log);
+        assertThat(text.split("SQS unavailable", -1)).as(text).hasSize(2);
+        assertThat(text.split("SQS available again", -1)).as(text).hasSize(2);
+    }
+
+    @Test
     void aStopRequestEndsItPromptlyAfterOneLastUpload() throws Exception {
         var settings = settings(1, 2);
         var logcopy = new Logcopy(settings, s3(stack.endpoints().get("s3")), sqs(), new RequestMeter(),
@@ -351,5 +383,20 @@ class LogcopyIT {
 
     private SqsClient sqs() {
         return stack.sqs();
+    }
+
+    private SqsClient sqs(URI endpoint) {
+        Map<String, String> config = stack.quarkusConfig();
+        SqsClient client = SqsClient.builder()
+                .endpointOverride(endpoint)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                        config.get("quarkus.sqs.aws.credentials.static-provider.access-key-id"),
+                        config.get("quarkus.sqs.aws.credentials.static-provider.secret-access-key"))))
+                .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(1))
+                        .socketTimeout(Duration.ofSeconds(10)))
+                .build();
+        closeables.add(client);
+        return client;
     }
 }
