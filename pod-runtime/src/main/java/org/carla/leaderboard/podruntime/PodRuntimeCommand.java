@@ -1,12 +1,23 @@
 package org.carla.leaderboard.podruntime;
 
 import io.quarkus.picocli.runtime.annotations.TopCommand;
+
+import org.carla.leaderboard.podruntime.cli.AgentCommand;
+import org.carla.leaderboard.podruntime.cli.InitCommand;
+import org.carla.leaderboard.podruntime.cli.InstallCommand;
+import org.carla.leaderboard.podruntime.cli.SimulatorCommand;
+
 import picocli.CommandLine.Command;
 
 /** pod-runtime: one executable, one sub-command per role of a submission's Job. */
 @TopCommand
 @Command(name = "pod-runtime", mixinStandardHelpOptions = true,
         description = "Supervises the real process of one container of a submission's Job.",
-        subcommands = {})
+        subcommands = {
+            InstallCommand.class,
+            InitCommand.class,
+            SimulatorCommand.class,
+            AgentCommand.class,
+        })
 public class PodRuntimeCommand {
 }
