@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import org.carla.leaderboard.domain.results.CheckpointFile;
+import org.carla.leaderboard.domain.results.EntryStatus;
+import org.carla.leaderboard.domain.results.RouteRecord;
 
 /**
  * Stands in for the Leaderboard 2.0 {@code leaderboard_evaluator.py}: same arguments, same checkpoint file, same exit
@@ -82,7 +84,7 @@ public final class EvaluatorStandIn {
         boolean resumed = resume && validateAndResume(configs);
         if (resumed) {
             index = resumeIndex;
-            statistics.addFileRecords(statistics.read());
+            statistics.addFileRecords(statistics.read().orElseThrow());
             say("Resuming from route " + index + " of " + total);
         } else {
             statistics.clear();
@@ -104,10 +106,8 @@ public final class EvaluatorStandIn {
         if (!crashed) {
             say("\033[1m> Registering the global statistics\033[0m");
             statistics.computeGlobalStatistics();
-            String error = statistics.validateAndWrite(sensorsInitialized, false);
-            if (error != null) {
-                say("The statistics are badly formed. Setting their status to 'Invalid':\n> " + error);
-            }
+            statistics.validateAndWrite(sensorsInitialized, false).ifPresent(error ->
+                    say("The statistics are badly formed. Setting their status to 'Invalid':\n> " + error));
         }
         return crashed ? CRASHED_EXIT_CODE : 0;
     }
@@ -116,34 +116,35 @@ public final class EvaluatorStandIn {
 
     /** {@code RouteIndexer.validate_and_resume}: resume only from a checkpoint of the same routes. */
     private boolean validateAndResume(List<Config> configs) {
-        JsonNode data = statistics.read();
-        if (data == null || data.isEmpty()) {
+        Optional<CheckpointFile> read = statistics.read();
+        if (read.isEmpty()) {
             say("Problem reading checkpoint. Found no data");
             return false;
         }
-        String entryStatus = data.path("entry_status").asText("");
-        if (entryStatus.isEmpty() || entryStatus.equals("Invalid")) {
-            say("Problem reading checkpoint. The 'entry_status' is '" + entryStatus + "'");
+        CheckpointFile data = read.get();
+        String entryStatus = data.entryStatus();
+        if (entryStatus.equals(EntryStatus.INVALID.label())) {
+            say("Problem reading checkpoint. The 'entry_status' is 'Invalid'");
             return false;
         }
-        JsonNode progress = data.path("_checkpoint").path("progress");
-        if (progress.size() != 2 || progress.get(1).asInt() != configs.size()) {
+        List<Integer> progress = data.checkpoint().progress();
+        if (progress.size() != 2 || progress.get(1) != configs.size()) {
             say("Problem reading checkpoint. Endpoint's amount of routes does not match the given one");
             return false;
         }
-        JsonNode records = data.path("_checkpoint").path("records");
-        int resumeAt = progress.get(0).asInt();
+        List<RouteRecord> records = data.checkpoint().records();
+        int resumeAt = progress.get(0);
         for (int i = 0; i < resumeAt; i++) {
             if (i >= records.size()) {
-                resumeAt = Math.max(i - 1, 0);
+                resumeAt = Math.max(i - 1, 0); // the Leaderboard's own patch for a progress ahead of the records
                 break;
             }
-            if (!configs.get(i).routeId().equals(records.get(i).path("route_id").asText())) {
+            if (!configs.get(i).routeId().equals(records.get(i).routeId())) {
                 say("Problem reading checkpoint. Checkpoint routes don't match the current ones");
                 return false;
             }
         }
-        resumeIndex = entryStatus.equals("Crashed") ? Math.max(0, resumeAt - 1) : Math.max(0, resumeAt);
+        resumeIndex = entryStatus.equals(EntryStatus.CRASHED.label()) ? Math.max(0, resumeAt - 1) : Math.max(0, resumeAt);
         return true;
     }
 
@@ -162,7 +163,7 @@ public final class EvaluatorStandIn {
         if (sensors == null) {
             if (Boolean.parseBoolean(env.getOrDefault("EVALUATOR_STANDIN_INVALID_SENSORS", "false"))) {
                 say("\n\033[91mThe sensor's configuration used is invalid:\nIllegal sensor used for Track [SENSORS]!\033[0m\n");
-                statistics.saveEntryStatus("Rejected");
+                statistics.saveEntryStatus(EntryStatus.REJECTED);
                 statistics.register(config.index(), RouteOutcome.failed(config.routeId(), config.index(),
                         "Agent's sensors were invalid"));
                 return true;
@@ -197,12 +198,12 @@ public final class EvaluatorStandIn {
             return crash(config, "Simulation crashed");
         }
         statistics.register(config.index(), RouteOutcome.drive(seed, config.routeId(), config.index()));
-        say("Route " + config.routeId() + " finished: " + statistics.records().get(config.index()).path("status").asText());
+        say("Route " + config.routeId() + " finished: " + statistics.record(config.index()).status());
         return false;
     }
 
     private boolean crash(Config config, String message) {
-        statistics.saveEntryStatus("Crashed");
+        statistics.saveEntryStatus(EntryStatus.CRASHED);
         statistics.register(config.index(), RouteOutcome.failed(config.routeId(), config.index(), message));
         return true;
     }

@@ -3,58 +3,50 @@ package org.carla.leaderboard.localstack.standin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
-import com.fasterxml.jackson.core.util.DefaultIndenter;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
-import com.fasterxml.jackson.core.util.Separators;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.carla.leaderboard.domain.results.Checkpoint;
+import org.carla.leaderboard.domain.results.CheckpointFile;
+import org.carla.leaderboard.domain.results.CheckpointValidation;
+import org.carla.leaderboard.domain.results.EntryStatus;
+import org.carla.leaderboard.domain.results.GlobalResults;
+import org.carla.leaderboard.domain.results.GlobalStatistics;
+import org.carla.leaderboard.domain.results.ResultsJson;
+import org.carla.leaderboard.domain.results.RouteRecord;
 
 /**
  * The evaluator stand-in's statistics manager: the checkpoint file kept the way the Leaderboard 2.0
- * {@code StatisticsManager} keeps it. Records live in memory by route position; the one being driven has index -1
- * and status {@code Started} and is left out of the file; the file is rewritten after every change.
+ * {@code StatisticsManager} keeps it, with the domain's results model and global statistics (the same code as the
+ * merge). Records live in memory by route position; the one being driven has index -1 and status {@code Started} and
+ * is left out of the file; the file is rewritten after every change.
  */
 final class LeaderboardCheckpoint {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final DefaultPrettyPrinter PYTHON_INDENT = new DefaultPrettyPrinter()
-            .withObjectIndenter(new DefaultIndenter("    ", "\n")).withArrayIndenter(new DefaultIndenter("    ", "\n"))
-            .withSeparators(Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER));
-
     private final Path file;
-    private final List<ObjectNode> records = new ArrayList<>();
+    private final List<RouteRecord> records = new ArrayList<>();
     private List<Integer> progress = List.of();
-    private String entryStatus = "Started";
+    private EntryStatus entryStatus = EntryStatus.STARTED;
     private List<String> sensors = List.of();
-    private ObjectNode globalRecord;
-    private List<String> values = List.of();
-    private List<String> labels = List.of();
+    private CheckpointFile computed;
 
     LeaderboardCheckpoint(Path file) {
         this.file = file;
     }
 
-    /** The file as it is, or null when missing or not JSON ({@code fetch_dict}). */
-    JsonNode read() {
+    /** The file as it is; empty when missing or not a results file ({@code fetch_dict} gives {} then). */
+    Optional<CheckpointFile> read() {
         try {
-            return Files.isRegularFile(file) ? JSON.readTree(file.toFile()) : null;
-        } catch (IOException e) {
-            return null;
+            return Files.isRegularFile(file) ? Optional.of(ResultsJson.read(file)) : Optional.empty();
+        } catch (IOException | IllegalArgumentException e) {
+            return Optional.empty();
         }
     }
 
     /** {@code add_file_records}: keeps the records of an earlier run. */
-    void addFileRecords(JsonNode data) {
-        for (JsonNode record : data.path("_checkpoint").path("records")) {
-            records.add((ObjectNode) record.deepCopy());
-        }
+    void addFileRecords(CheckpointFile data) {
+        records.addAll(data.checkpoint().records());
     }
 
     /** {@code clear_records}: a fresh run empties the file. */
@@ -71,7 +63,7 @@ final class LeaderboardCheckpoint {
         sensors = List.copyOf(icons);
     }
 
-    void saveEntryStatus(String status) {
+    void saveEntryStatus(EntryStatus status) {
         entryStatus = status;
     }
 
@@ -81,11 +73,11 @@ final class LeaderboardCheckpoint {
     }
 
     /** {@code compute_route_statistics}: the finished record at its position. */
-    void register(int index, ObjectNode record) {
+    void register(int index, RouteRecord record) {
         put(index, record);
     }
 
-    private void put(int index, ObjectNode record) {
+    private void put(int index, RouteRecord record) {
         if (index < records.size()) {
             records.set(index, record);
         } else {
@@ -93,67 +85,34 @@ final class LeaderboardCheckpoint {
         }
     }
 
-    List<ObjectNode> records() {
-        return records;
+    RouteRecord record(int index) {
+        return records.get(index);
     }
 
-    /** {@code compute_global_statistics}. */
+    /** {@code compute_global_statistics}, by the domain's statistics. */
     void computeGlobalStatistics() {
-        GlobalRecordStandIn.Result result = GlobalRecordStandIn.compute(records, progress.isEmpty() ? records.size()
-                : progress.get(1));
-        globalRecord = result.record();
-        values = result.values();
-        labels = result.labels();
-        entryStatus = result.entryStatus();
+        GlobalResults results = GlobalStatistics.compute(records, progress.get(1));
+        entryStatus = results.entryStatus();
+        computed = current().withGlobalResults(results);
     }
 
-    /** {@code validate_and_write_statistics}: anything missing turns the entry {@code Invalid}. */
-    String validateAndWrite(boolean sensorsInitialized, boolean crashed) throws IOException {
-        String error = null;
-        if (sensorsInitialized && sensors.isEmpty()) {
-            error = "Missing 'sensors' data";
-        } else if (values.isEmpty()) {
-            error = "Missing 'values' data";
-        } else if (entryStatus.equals("Started")) {
-            error = "'entry_status' has the 'Started' value";
-        } else if (globalRecord == null) {
-            error = "Missing 'global_records' data";
-        } else if (progress.isEmpty()) {
-            error = "Missing 'progress' data";
-        } else if (!crashed && (!progress.get(0).equals(progress.get(1)) || progress.get(0) != records.size())) {
-            error = "'progress' data doesn't match its expected value";
-        } else if (records.stream().anyMatch(r -> r.path("status").asText().equals("Started"))) {
-            error = "Found a route record with missing data";
-        }
-        if (error != null) {
-            entryStatus = "Invalid";
-        }
-        write();
-        return error;
+    /** {@code validate_and_write_statistics}: anything missing turns the entry {@code Invalid}; the problem, if any. */
+    Optional<String> validateAndWrite(boolean sensorsInitialized, boolean crashed) {
+        CheckpointFile file = computed != null ? computed : current();
+        Optional<String> problem = CheckpointValidation.problem(file, sensorsInitialized, crashed);
+        computed = CheckpointValidation.validated(file, sensorsInitialized, crashed);
+        ResultsJson.write(this.file, computed);
+        return problem;
     }
 
-    /** {@code write_statistics}: the whole file, replaced in one rename so a reader never sees half of it. */
-    void write() throws IOException {
-        ObjectNode root = JsonNodeFactory.instance.objectNode();
-        ObjectNode checkpoint = root.putObject("_checkpoint");
-        if (globalRecord == null) {
-            checkpoint.putObject("global_record");
-        } else {
-            checkpoint.set("global_record", globalRecord);
-        }
-        ArrayNode progressNode = checkpoint.putArray("progress");
-        progress.forEach(progressNode::add);
-        ArrayNode recordsNode = checkpoint.putArray("records");
-        records.stream().filter(r -> r.path("index").asInt() != -1).forEach(recordsNode::add);
-        root.put("entry_status", entryStatus);
-        root.put("eligible", entryStatus.equals("Finished"));
-        sensors.forEach(root.putArray("sensors")::add);
-        values.forEach(root.putArray("values")::add);
-        labels.forEach(root.putArray("labels")::add);
-        Path absolute = file.toAbsolutePath();
-        Files.createDirectories(absolute.getParent());
-        Path temporary = Files.createTempFile(absolute.getParent(), ".checkpoint-", ".tmp");
-        Files.writeString(temporary, JSON.writer(PYTHON_INDENT).writeValueAsString(root));
-        Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    /** {@code write_statistics}: the whole file, replaced in one step so a reader never sees half of it. */
+    void write() {
+        ResultsJson.write(file, computed != null ? computed : current());
+    }
+
+    private CheckpointFile current() {
+        List<RouteRecord> finished = records.stream().filter(r -> r.index() != -1).toList();
+        return new CheckpointFile(new Checkpoint(null, progress, finished), entryStatus.label(), entryStatus.eligible(),
+                sensors, List.of(), List.of());
     }
 }

@@ -1,7 +1,5 @@
 package org.carla.leaderboard.localstack.standin;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,8 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.carla.leaderboard.domain.results.Infraction;
+import org.carla.leaderboard.domain.results.PythonFloat;
+import org.carla.leaderboard.domain.results.RouteRecord;
 
 /**
  * The result of "driving" one route, drawn from a seed per submission and route so two runs agree: infractions with
@@ -20,19 +19,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public final class RouteOutcome {
 
-    /** The infraction keys in the order the Leaderboard writes them. */
-    static final List<String> INFRACTIONS = List.of("collisions_layout", "collisions_pedestrian", "collisions_vehicle",
-            "red_light", "stop_infraction", "outside_route_lanes", "min_speed_infractions",
-            "yield_emergency_vehicle_infractions", "scenario_timeouts", "route_dev", "vehicle_blocked", "route_timeout");
-
     private RouteOutcome() {
     }
 
     /** A finished route's record, as {@code compute_route_statistics} fills it. */
-    public static ObjectNode drive(String seed, String routeId, int index) {
+    public static RouteRecord drive(String seed, String routeId, int index) {
         SplittableRandom random = new SplittableRandom(mix(seed + "/" + routeId));
         Map<String, List<String>> infractions = new LinkedHashMap<>();
-        INFRACTIONS.forEach(key -> infractions.put(key, new ArrayList<>()));
+        for (Infraction infraction : Infraction.values()) {
+            infractions.put(infraction.key(), new ArrayList<>());
+        }
         double routeLength = round(400 + random.nextDouble() * 2600, 3);
         double penalty = 1.0;
         penalty *= events(random, infractions, "collisions_vehicle", 0.25, 0.6,
@@ -82,56 +78,23 @@ public final class RouteOutcome {
         String status = failure != null ? "Failed - " + failure : count > 0 ? "Completed" : "Perfect";
         double durationGame = round(routeLength / (6 + random.nextDouble() * 4), 3);
         double durationSystem = round(durationGame * (1.2 + random.nextDouble() * 2.5), 3);
-
-        ObjectNode record = JsonNodeFactory.instance.objectNode();
-        record.put("index", index);
-        record.put("route_id", routeId);
-        record.put("status", status);
-        record.put("num_infractions", count);
-        ObjectNode messages = record.putObject("infractions");
-        infractions.forEach((key, list) -> list.forEach(messages.withArray(key)::add));
-        INFRACTIONS.forEach(key -> {
-            if (!messages.has(key)) {
-                messages.putArray(key);
-            }
-        });
-        ObjectNode scores = record.putObject("scores");
-        scores.put("score_route", round(scoreRoute, 6));
-        scores.put("score_penalty", round(penalty, 6));
-        scores.put("score_composed", round(Math.max(scoreRoute * penalty, 0.0), 6));
-        ObjectNode meta = record.putObject("meta");
-        meta.put("route_length", routeLength);
-        meta.put("duration_game", durationGame);
-        meta.put("duration_system", durationSystem);
-        return record;
+        Map<String, List<String>> messages = new LinkedHashMap<>();
+        infractions.forEach((key, list) -> messages.put(key, List.copyOf(list)));
+        return new RouteRecord(index, routeId, status, count, messages,
+                new RouteRecord.Scores(round(scoreRoute, 6), round(penalty, 6), round(Math.max(scoreRoute * penalty, 0.0), 6)),
+                new RouteRecord.Meta(routeLength, durationGame, durationSystem));
     }
 
-    /** A route that ended without driving (crash, invalid sensors): {@code Failed - <message>}, zero scores. */
-    public static ObjectNode failed(String routeId, int index, String message) {
-        ObjectNode record = JsonNodeFactory.instance.objectNode();
-        record.put("index", index);
-        record.put("route_id", routeId);
-        record.put("status", "Failed - " + message);
-        record.put("num_infractions", 0);
-        ObjectNode messages = record.putObject("infractions");
-        INFRACTIONS.forEach(messages::putArray);
-        ObjectNode scores = record.putObject("scores");
-        scores.put("score_route", 0.0);
-        scores.put("score_penalty", 1.0);
-        scores.put("score_composed", 0.0);
-        ObjectNode meta = record.putObject("meta");
-        meta.put("route_length", 0.0);
-        meta.put("duration_game", 0.0);
-        meta.put("duration_system", 0.0);
-        return record;
+    /** A route that ended without driving (crash, invalid sensors): {@code Failed - <message>}, no route completed. */
+    public static RouteRecord failed(String routeId, int index, String message) {
+        return new RouteRecord(index, routeId, "Failed - " + message, 0, RouteRecord.emptyInfractions(),
+                new RouteRecord.Scores(0.0, 1.0, 0.0), new RouteRecord.Meta(0.0, 0.0, 0.0));
     }
 
-    /** The in-progress record: index -1, status Started (the evaluator keeps it out of the file). */
-    public static ObjectNode started(String routeId) {
-        ObjectNode record = failed(routeId, -1, "");
-        record.put("status", "Started");
-        record.with("scores").put("score_penalty", 0.0);
-        return record;
+    /** The in-progress record of {@code create_route_data}: index -1, status Started (kept out of the file). */
+    public static RouteRecord started(String routeId) {
+        return new RouteRecord(-1, routeId, RouteRecord.STARTED, 0, RouteRecord.emptyInfractions(),
+                new RouteRecord.Scores(0, 0, 0), new RouteRecord.Meta(0, 0, 0));
     }
 
     private static double events(SplittableRandom random, Map<String, List<String>> infractions, String key,
@@ -149,9 +112,8 @@ public final class RouteOutcome {
                 random.nextDouble() * 2000 - 1000, random.nextDouble() * 2);
     }
 
-    /** Python's {@code round(x, digits)}: half-even on the exact binary value. */
     static double round(double value, int digits) {
-        return new BigDecimal(value).setScale(digits, RoundingMode.HALF_EVEN).doubleValue();
+        return PythonFloat.round(value, digits);
     }
 
     /** A stable 64-bit seed from text (String.hashCode is stable across JVMs, but only 32 bits). */
