@@ -31,6 +31,8 @@ public final class ProcessRunner implements Runner {
     private static final Logger LOG = Logger.getLogger(ProcessRunner.class);
     /** How often a stopping group is re-read once its leader is gone. */
     private static final Duration STOP_POLL = Duration.ofMillis(20);
+    /** How long an exited child's output may still be drained before its exit is reported. */
+    private static final Duration DRAIN = Duration.ofSeconds(1);
     private static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"),
             Path.of("/usr/sbin/setsid"), Path.of("/sbin/setsid"));
 
@@ -70,8 +72,12 @@ public final class ProcessRunner implements Runner {
         // setsid(1) execs in place when its caller is not a group leader (a fresh child never is): same pid.
         boolean ownGroup = setsid.isPresent() && awaitOwnGroup(process);
         Child child = new Child(process, new ProcessGroup(process.pid(), ownGroup), log);
-        Thread pump = new Thread(() -> child.pump(console), spec.name() + "-output");
+        Thread pump = new Thread(() -> {
+            child.pump(console);
+            wakeup.ring();
+        }, spec.name() + "-output");
         pump.setDaemon(true);
+        child.pump = pump;
         pump.start();
         process.onExit().thenRun(wakeup::ring);
         LOG.debugf("%s started: pid %d, own process group %s", spec.name(), process.pid(), ownGroup);
@@ -96,6 +102,8 @@ public final class ProcessRunner implements Runner {
         private final ProcessGroup group;
         private final OutputStream log;
         private final AtomicReference<Instant> lastOutput = new AtomicReference<>(Instant.now());
+        private volatile Thread pump;
+        private volatile long exitSeen;
 
         Child(Process process, ProcessGroup group, OutputStream log) {
             this.process = process;
@@ -125,7 +133,17 @@ public final class ProcessRunner implements Runner {
 
         @Override
         public OptionalInt exitCode() {
-            return process.isAlive() ? OptionalInt.empty() : OptionalInt.of(process.exitValue());
+            if (process.isAlive()) {
+                return OptionalInt.empty();
+            }
+            // Its last lines reach the log first, unless a leftover grandchild holds the pipe open.
+            if (exitSeen == 0) {
+                exitSeen = System.nanoTime();
+            }
+            if (pump != null && pump.isAlive() && System.nanoTime() - exitSeen < DRAIN.toNanos()) {
+                return OptionalInt.empty();
+            }
+            return OptionalInt.of(process.exitValue());
         }
 
         @Override
@@ -157,6 +175,9 @@ public final class ProcessRunner implements Runner {
             }
             try {
                 process.waitFor(1, TimeUnit.SECONDS);
+                if (pump != null) {
+                    pump.join(DRAIN.toMillis());
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
