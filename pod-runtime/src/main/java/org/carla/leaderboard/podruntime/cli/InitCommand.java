@@ -1,5 +1,6 @@
 package org.carla.leaderboard.podruntime.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -14,6 +15,7 @@ import org.carla.leaderboard.podruntime.role.PairSettings;
 import org.jboss.logging.Logger;
 
 import picocli.CommandLine.Command;
+import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * {@code pod-runtime init}: the {@code private-contents} init container. Copies the official Leaderboard, ScenarioRunner
@@ -64,12 +66,19 @@ public class InitCommand implements Callable<Integer> {
                 LOG.error("init: RESUME is set but S3_BUCKET or SUBMISSION_ID is not, exit 2");
                 return 2;
             }
-            int deleted = archive.deleteStatusFiles(bucket, submission);
-            LOG.infof("init: resume of %s: deleted %d status files under s3://%s/%s/containers-status/", submission,
-                    deleted, bucket, submission);
-            long downloaded = ResumeDownload.run(logs, staging -> archive.download(bucket, submission, staging));
-            LOG.infof("init: resume of %s: downloaded %d files from s3://%s/%s/ into %s", submission, downloaded, bucket,
-                    submission, logs);
+            try {
+                int deleted = archive.deleteStatusFiles(bucket, submission);
+                LOG.infof("init: resume of %s: deleted %d status files under s3://%s/%s/containers-status/", submission,
+                        deleted, bucket, submission);
+                long downloaded = ResumeDownload.run(logs, staging -> archive.download(bucket, submission, staging));
+                LOG.infof("init: resume of %s: downloaded %d files from s3://%s/%s/ into %s", submission, downloaded,
+                        bucket, submission, logs);
+            } catch (SdkException | IOException e) {
+                // Kubernetes retries the init container; the logs volume holds nothing of this attempt.
+                LOG.errorf("init: resume of %s: download from s3://%s/%s/ failed, exit 1: %s", submission, bucket,
+                        submission, e.getMessage());
+                return 1;
+            }
         } else {
             LOG.infof("init: fresh run, creating the logs layout in %s", logs);
         }
