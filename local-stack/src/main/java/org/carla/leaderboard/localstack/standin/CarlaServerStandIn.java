@@ -7,13 +7,19 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,50 +28,91 @@ import java.util.concurrent.TimeUnit;
  * every client a "tick" byte each {@value #TICK_MILLIS} ms until it is stopped, like a world that keeps ticking.
  *
  * <p>Knobs (environment): {@code CARLA_STANDIN_STARTUP_SECONDS} (default 0), {@code CARLA_STANDIN_DIE_AFTER_SECONDS}
- * (exit abruptly with code 139, as a segfault would, that long after listening), {@code CARLA_STANDIN_HANG=true} (keep
- * the port open but stop ticking), {@code CARLA_STANDIN_DIE_ONCE_MARKER} (a file: die only when it does not exist yet,
- * and create it, so a restarted pair runs to the end).
+ * (that long after it listens, the process ends abruptly with code 139, as a segfault would),
+ * {@code CARLA_STANDIN_HANG=true} (keep the port open but stop ticking), {@code CARLA_STANDIN_DIE_ONCE_MARKER} (a file:
+ * die only when it does not exist yet, and create it, so a restarted pair runs to the end).
  */
-public final class CarlaServerStandIn {
+public final class CarlaServerStandIn implements AutoCloseable {
 
     static final int TICK_MILLIS = 50;
     static final int CRASH_EXIT_CODE = 139;
 
-    private CarlaServerStandIn() {
+    /** The knobs, from the environment. */
+    public record Knobs(Duration startup, Optional<Duration> dieAfter, boolean hang, Optional<Path> dieOnceMarker) {
+
+        public static Knobs from(Map<String, String> env) {
+            return new Knobs(seconds(env, "CARLA_STANDIN_STARTUP_SECONDS").orElse(Duration.ZERO),
+                    seconds(env, "CARLA_STANDIN_DIE_AFTER_SECONDS"),
+                    Boolean.parseBoolean(env.getOrDefault("CARLA_STANDIN_HANG", "false")),
+                    Optional.ofNullable(env.get("CARLA_STANDIN_DIE_ONCE_MARKER")).filter(s -> !s.isBlank()).map(Path::of));
+        }
+    }
+
+    private final ServerSocket server;
+    private final ScheduledExecutorService timers;
+    private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
+    private final boolean hang;
+
+    private CarlaServerStandIn(ServerSocket server, ScheduledExecutorService timers, boolean hang) {
+        this.server = server;
+        this.timers = timers;
+        this.hang = hang;
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> env = System.getenv();
-        int port = port(args);
-        Duration startup = seconds(env, "CARLA_STANDIN_STARTUP_SECONDS").orElse(Duration.ZERO);
-        Optional<Duration> dieAfter = seconds(env, "CARLA_STANDIN_DIE_AFTER_SECONDS");
-        boolean hang = Boolean.parseBoolean(env.getOrDefault("CARLA_STANDIN_HANG", "false"));
-        Optional<Path> dieOnce = Optional.ofNullable(env.get("CARLA_STANDIN_DIE_ONCE_MARKER")).filter(s -> !s.isBlank())
-                .map(Path::of);
+        CarlaServerStandIn carla = start(port(args), Knobs.from(System.getenv()), () -> {
+            say("CARLA stand-in: Signal 11 caught (simulated crash), exit " + CRASH_EXIT_CODE);
+            Runtime.getRuntime().halt(CRASH_EXIT_CODE);
+        });
+        carla.acceptForever();
+    }
 
-        say("CARLA stand-in: starting, port " + port + ", start-up " + startup.toMillis() + " ms");
-        ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, daemon());
-        timers.schedule(() -> { }, startup.toMillis(), TimeUnit.MILLISECONDS).get(); // CARLA's start-up time
-        try (ServerSocket server = new ServerSocket()) {
-            server.setReuseAddress(true);
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-            say("CARLA stand-in: listening on 127.0.0.1:" + port + (hang ? " (will hang: no ticks)" : ""));
-            if (dieAfter.isPresent() && claimDeath(dieOnce)) {
-                timers.schedule(() -> {
-                    say("CARLA stand-in: Signal 11 caught (simulated crash), exit " + CRASH_EXIT_CODE);
-                    Runtime.getRuntime().halt(CRASH_EXIT_CODE);
-                }, dieAfter.get().toMillis(), TimeUnit.MILLISECONDS);
-            }
-            while (true) {
+    /**
+     * Waits the start-up delay, then listens; {@code die} runs when the knobs say CARLA dies (the process main halts).
+     */
+    public static CarlaServerStandIn start(int port, Knobs knobs, Runnable die) throws IOException, InterruptedException {
+        say("CARLA stand-in: starting, port " + port + ", start-up " + knobs.startup().toMillis() + " ms");
+        ScheduledExecutorService timers = Executors.newScheduledThreadPool(1, daemon("carla-standin-timer"));
+        try {
+            timers.schedule(() -> { }, knobs.startup().toMillis(), TimeUnit.MILLISECONDS).get(); // CARLA's start-up time
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+        ServerSocket server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        CarlaServerStandIn carla = new CarlaServerStandIn(server, timers, knobs.hang());
+        say("CARLA stand-in: listening on 127.0.0.1:" + server.getLocalPort() + (knobs.hang() ? " (hung: no ticks)" : ""));
+        if (knobs.dieAfter().isPresent() && claimDeath(knobs.dieOnceMarker())) {
+            timers.schedule(die, knobs.dieAfter().get().toMillis(), TimeUnit.MILLISECONDS);
+        }
+        return carla;
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    /** Serves clients on the calling thread until the server is closed. */
+    public void acceptForever() {
+        while (!server.isClosed()) {
+            try {
                 Socket client = server.accept();
-                Thread thread = new Thread(() -> serve(client, hang), "client-" + client.getPort());
-                thread.setDaemon(true);
-                thread.start();
+                clients.add(client);
+                daemon("carla-client").newThread(() -> serve(client)).start();
+            } catch (IOException e) {
+                return;
             }
         }
     }
 
-    private static void serve(Socket client, boolean hang) {
+    /** Serves clients in the background (for a caller that keeps its thread). */
+    public CarlaServerStandIn inBackground() {
+        daemon("carla-accept").newThread(this::acceptForever).start();
+        return this;
+    }
+
+    private void serve(Socket client) {
         try (client; InputStream in = client.getInputStream(); OutputStream out = client.getOutputStream()) {
             client.setSoTimeout(TICK_MILLIS);
             while (true) {
@@ -77,13 +124,25 @@ public final class CarlaServerStandIn {
                     if (in.read() < 0) {
                         return;
                     }
-                } catch (java.net.SocketTimeoutException e) {
-                    // the tick period passed: tick again
+                } catch (SocketTimeoutException e) {
+                    // a tick period passed: tick again
                 }
             }
         } catch (IOException e) {
-            // the client went away
+            // the client went away, or the server was closed
+        } finally {
+            clients.remove(client);
         }
+    }
+
+    /** Stops listening and drops every client, as a server that died would. */
+    @Override
+    public void close() throws IOException {
+        server.close();
+        for (Socket client : clients) {
+            client.close();
+        }
+        timers.shutdownNow();
     }
 
     /** Whether this run dies: always without a marker; with one, only the first run (which creates it). */
@@ -94,7 +153,7 @@ public final class CarlaServerStandIn {
         try {
             Files.createFile(marker.get());
             return true;
-        } catch (java.nio.file.FileAlreadyExistsException e) {
+        } catch (FileAlreadyExistsException e) {
             say("CARLA stand-in: " + marker.get() + " exists: this run does not die");
             return false;
         }
@@ -117,9 +176,9 @@ public final class CarlaServerStandIn {
                 .map(s -> Duration.ofMillis(Math.round(Double.parseDouble(s.trim()) * 1000)));
     }
 
-    static java.util.concurrent.ThreadFactory daemon() {
+    static ThreadFactory daemon(String name) {
         return runnable -> {
-            Thread thread = new Thread(runnable, "carla-standin-timer");
+            Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
             return thread;
         };
