@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.jboss.logging.Logger;
+
+import org.carla.leaderboard.podruntime.supervisor.ProcessGroup;
 import org.carla.leaderboard.podruntime.supervisor.ProcessRunner;
 import org.carla.leaderboard.podruntime.supervisor.StatusDirectory;
 import org.carla.leaderboard.podruntime.supervisor.TerminationSignal;
@@ -11,6 +14,8 @@ import org.carla.leaderboard.podruntime.supervisor.Wakeup;
 
 /** The real parts of a pair role: the status folder, the process runner and the signal handling, sharing one wake-up. */
 final class RoleContext implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(RoleContext.class);
 
     final Wakeup wakeup = new Wakeup();
     final StatusDirectory status;
@@ -30,5 +35,10 @@ final class RoleContext implements AutoCloseable {
     @Override
     public void close() {
         status.close();
+        long zombies = ProcessGroup.adoptedZombies();
+        if (zombies > 0) {
+            LOG.warnf("%d orphaned zombie process(es) adopted by pod-runtime (PID 1 of the container); they end with it",
+                    zombies);
+        }
     }
 }

@@ -41,6 +41,28 @@ public final class ProcessGroup {
         }
     }
 
+    /**
+     * Zombies whose parent is this process: orphans of the child's tree adopted by pod-runtime as PID 1. Java reaps
+     * only the children it started, so these stay until the container ends (see the README); counted for the log.
+     */
+    public static long adoptedZombies() {
+        long self = ProcessHandle.current().pid();
+        try (Stream<Path> entries = Files.list(PROC)) {
+            return entries.map(p -> p.getFileName().toString()).filter(n -> n.chars().allMatch(Character::isDigit))
+                    .filter(pid -> {
+                        try {
+                            String stat = Files.readString(PROC.resolve(pid).resolve("stat"), StandardCharsets.US_ASCII);
+                            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                            return fields[0].equals("Z") && Long.parseLong(fields[1]) == self;
+                        } catch (IOException | RuntimeException e) {
+                            return false;
+                        }
+                    }).count();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
     /** Whether a pid heads a group of its own (as a process started through setsid does). */
     public static boolean leadsOwnGroup(long pid) {
         return groupOf(pid).orElse(-1) == pid;
