@@ -90,6 +90,26 @@ class ProcessRunnerTests {
         assertThat(child.lastOutput()).isAfterOrEqualTo(before);
     }
 
+    @Test
+    void aDeadChildIsNoticedAtOnce() throws Exception {
+        List<Long> overshoot = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            long start = System.nanoTime();
+            RunningChild child = runner.start(spec(List.of("sleep", "0.3")));
+            long[] cursor = wakeup.cursor();
+            while (child.exitCode().isEmpty()) {
+                wakeup.await(Duration.ofSeconds(5), cursor);
+            }
+            overshoot.add(System.nanoTime() - start - Duration.ofMillis(300).toNanos());
+        }
+        java.util.Collections.sort(overshoot);
+        Files.writeString(Path.of("target", "reaction-times.txt"), String.format(java.util.Locale.ROOT,
+                "dead child → noticed (sleep 0.3 via setsid; includes fork and exec), 5 runs: median %.1f ms, max %.1f ms%n",
+                overshoot.get(2) / 1e6, overshoot.get(4) / 1e6), java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+        assertThat(overshoot.get(2)).isLessThan(Duration.ofMillis(250).toNanos());
+    }
+
     private long grandchildOf(RunningChild child) throws InterruptedException {
         Matcher matcher = awaitConsole("grandchild (\\d+)");
         return Long.parseLong(matcher.group(1));
