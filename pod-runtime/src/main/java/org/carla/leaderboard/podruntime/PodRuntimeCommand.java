@@ -6,6 +6,9 @@ import org.carla.leaderboard.podruntime.cli.AgentCommand;
 import org.carla.leaderboard.podruntime.cli.InitCommand;
 import org.carla.leaderboard.podruntime.cli.InstallCommand;
 import org.carla.leaderboard.podruntime.cli.SimulatorCommand;
+import org.carla.leaderboard.podruntime.logcopy.LogcopyCommand;
+import org.carla.leaderboard.podruntime.results.EvalAiFilesCommand;
+import org.carla.leaderboard.podruntime.results.MergeResultsCommand;
 
 import picocli.CommandLine.Command;
 
@@ -18,6 +21,9 @@ import picocli.CommandLine.Command;
             InitCommand.class,
             SimulatorCommand.class,
             AgentCommand.class,
+            LogcopyCommand.class,
+            MergeResultsCommand.class,
+            EvalAiFilesCommand.class,
         })
 public class PodRuntimeCommand {
 }
