@@ -167,7 +167,7 @@ final class PodRun {
         }
         Process process;
         try {
-            PodLayout.Launch launch = layout.launch(container.spec, profile, podName);
+            PodLayout.Launch launch = layout.launch(container.spec, profile, podName, podFields());
             var builder = new ProcessBuilder(launch.argv()).directory(launch.workingDirectory().toFile())
                     .redirectErrorStream(true).redirectOutput(Redirect.appendTo(launch.logFile().toFile()))
                     .redirectInput(Redirect.from(new java.io.File("/dev/null")));
@@ -282,6 +282,20 @@ final class PodRun {
                     .withStartedAt(container.startedAt).withFinishedAt(JobStatusWriter.now()).endTerminated().build();
             container.process = null;
         }
+    }
+
+    /** What a {@code fieldRef} may read (the Downward API's fields that make sense here). */
+    private Map<String, String> podFields() {
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("metadata.name", podName);
+        fields.put("metadata.namespace", options.namespace());
+        fields.put("metadata.uid", pod.getMetadata().getUid() == null ? "" : pod.getMetadata().getUid());
+        fields.put("spec.nodeName", "localhost");
+        fields.put("spec.serviceAccountName", Objects.requireNonNullElse(pod.getSpec().getServiceAccountName(), "default"));
+        fields.put("status.podIP", "127.0.0.1");
+        fields.put("status.hostIP", "127.0.0.1");
+        pod.getMetadata().getLabels().forEach((key, value) -> fields.put("metadata.labels['" + key + "']", value));
+        return fields;
     }
 
     private Duration gracePeriod() {

@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -147,12 +148,16 @@ class LocalJobRunnerTests {
 
     @Test
     void mapsMountPathsInEnvAndArgumentsAndLogsEachContainerToItsOwnFile() throws IOException {
-        Container env = program("env", "env", "/tmp/logs/env.txt", "LOGS_DIR", "STATUS_DIR", "NEAR_MISS", "SUBDIR",
-                "FROM_PROFILE");
+        Container env = program("env", "env", "$(LOGS_DIR)/env.txt", "LOGS_DIR", "STATUS_DIR", "NEAR_MISS", "SUBDIR",
+                "FROM_PROFILE", "JOB_LABEL", "SECRET");
         env.setEnv(List.of(new EnvVar("LOGS_DIR", "/tmp/logs", null),
                 new EnvVar("STATUS_DIR", "/tmp/logs/containers-status", null),
                 new EnvVar("NEAR_MISS", "/tmp/logsbook", null),
-                new EnvVar("SUBDIR", "/work/shared/x", null)));
+                new EnvVar("SUBDIR", "/work/shared/x", null),
+                new EnvVarBuilder().withName("JOB_LABEL").withNewValueFrom().withNewFieldRef()
+                        .withFieldPath("metadata.labels['job-name']").endFieldRef().endValueFrom().build(),
+                new EnvVarBuilder().withName("SECRET").withNewValueFrom().withNewSecretKeyRef("token", "evalai", false)
+                        .endValueFrom().build()));
         env.setVolumeMounts(List.of(
                 new VolumeMountBuilder().withName("logs").withMountPath("/tmp/logs").build(),
                 new VolumeMountBuilder().withName("data").withMountPath("/work/shared").withSubPath("agent1").build()));
@@ -173,6 +178,8 @@ class LocalJobRunnerTests {
                 "NEAR_MISS=/tmp/logsbook",
                 "SUBDIR=" + data.resolve("agent1").resolve("x"),
                 "FROM_PROFILE=profile-value",
+                "JOB_LABEL=mapping",
+                "SECRET=null",
                 "cwd=" + workRoot.resolve("mapping").resolve("containers").resolve("env"));
         Path jobLogs = workRoot.resolve("mapping").resolve("logs");
         // backoffLimit 1: the talker ran twice, its log file kept both runs; the other container has a file of its own.
