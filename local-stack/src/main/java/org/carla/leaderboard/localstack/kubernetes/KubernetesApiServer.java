@@ -95,6 +95,13 @@ public final class KubernetesApiServer implements AutoCloseable {
         return url;
     }
 
+    /** The configuration that points a Quarkus service's Kubernetes client here, in the submissions namespace. */
+    public java.util.Map<String, String> quarkusConfig() {
+        return java.util.Map.of("quarkus.kubernetes-client.api-server-url", url,
+                "quarkus.kubernetes-client.namespace", defaultNamespace,
+                "quarkus.kubernetes-client.trust-certs", "true");
+    }
+
     public int port() {
         return server.getPort();
     }

@@ -64,7 +64,7 @@ final class PodRun {
         final Container spec;
         final boolean init;
         int restarts;
-        Process process;
+        volatile Process process;
         ContainerState state = waiting("PodInitializing", null);
         ContainerState lastState = new ContainerState();
         String startedAt;
@@ -96,6 +96,25 @@ final class PodRun {
 
     String uid() {
         return job.getMetadata().getUid();
+    }
+
+    /** The pod's live processes and their descendants (any thread may ask). */
+    List<ProcessHandle> processes() {
+        List<ProcessHandle> handles = new ArrayList<>();
+        for (ContainerRun container : allContainers()) {
+            Process process = container.process;
+            if (process != null && process.isAlive()) {
+                handles.add(process.toHandle());
+                process.descendants().forEach(handles::add);
+            }
+        }
+        return handles;
+    }
+
+    private List<ContainerRun> allContainers() {
+        List<ContainerRun> all = new ArrayList<>(initContainers);
+        all.addAll(containers);
+        return all;
     }
 
     void start() {
@@ -131,6 +150,8 @@ final class PodRun {
             pod = options.client().pods().inNamespace(options.namespace()).resource(newPod()).create();
             Job started = writer.started(jobName);
             if (started == null) {
+                // Deleted meanwhile: nothing will ever remove this pod but us.
+                options.client().pods().inNamespace(options.namespace()).withName(podName).delete();
                 return;
             }
             scheduleDeadline(Instant.parse(started.getStatus().getStartTime()));

@@ -137,6 +137,8 @@ class LocalJobRunnerTests {
         pids.add(Long.parseLong(containerStatus(onlyPod(jobs().withName("deleted").get()), "sleeper").getContainerID()
                 .substring("local://".length())));
 
+        assertThat(runner.processes()).extracting(ProcessHandle::pid).containsAll(pids);
+
         jobs().withName("deleted").withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND)
                 .delete();
 
@@ -144,6 +146,7 @@ class LocalJobRunnerTests {
                 .untilAsserted(() -> assertThat(pids).allSatisfy(pid -> assertThat(alive(pid)).isFalse()));
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> client.pods().withLabel("job-name", "deleted").list().getItems().isEmpty());
+        assertThat(runner.processes()).isEmpty();
     }
 
     @Test
