@@ -11,9 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -87,11 +88,14 @@ final class PodRun {
                 .forEach(container -> initContainers.add(new ContainerRun(container, true)));
         Objects.requireNonNullElse(spec.getContainers(), List.<Container>of())
                 .forEach(container -> containers.add(new ContainerRun(container, false)));
-        this.thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        var executor = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread t = new Thread(runnable, "job-" + jobName);
             t.setDaemon(true);
             return t;
         });
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+        this.thread = executor;
     }
 
     String uid() {
@@ -132,9 +136,14 @@ final class PodRun {
                 cancelDeadline();
                 stopProcesses();
                 if (deletePod && pod != null) {
-                    options.client().pods().inNamespace(options.namespace()).withName(podName).delete();
+                    deletePod();
                 }
             }).get(gracePeriod().plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // The pod had already ended (its thread is gone with its processes): only the object is left.
+            if (deletePod) {
+                deletePod();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
@@ -142,6 +151,15 @@ final class PodRun {
         } finally {
             thread.shutdownNow();
         }
+    }
+
+    private void deletePod() {
+        options.client().pods().inNamespace(options.namespace()).withName(podName).delete();
+    }
+
+    /** The pod has ended: its thread goes, dropping any restart or deadline still scheduled. */
+    private void release() {
+        thread.shutdown();
     }
 
     private void begin() {
@@ -262,6 +280,7 @@ final class PodRun {
         publish("Succeeded", null);
         writer.complete(jobName);
         LOG.infof("job %s: complete", jobName);
+        release();
     }
 
     private void fail(String reason, String message) {
@@ -271,6 +290,7 @@ final class PodRun {
         publish("Failed", reason);
         writer.failed(jobName, reason, message);
         LOG.infof("job %s: failed (%s)", jobName, reason);
+        release();
     }
 
     private void scheduleDeadline(Instant startTime) {

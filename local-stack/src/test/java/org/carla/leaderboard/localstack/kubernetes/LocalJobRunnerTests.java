@@ -88,6 +88,24 @@ class LocalJobRunnerTests {
         assertThat(pod.getStatus().getPhase()).isEqualTo("Succeeded");
         assertThat(pod.getStatus().getContainerStatuses()).extracting(s -> s.getState().getTerminated().getExitCode())
                 .containsOnly(0);
+
+        // The launcher deletes a finished Job; its pod goes with it, as the garbage collector would remove it.
+        jobs().withName("init-order").withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND)
+                .delete();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.pods().withLabel("job-name", "init-order").list().getItems().isEmpty());
+    }
+
+    @Test
+    void leavesAContainerWhoseImageHasNoProfileWaitingUntilTheDeadline() {
+        Job job = job("unknown-image", 6, 2L, List.of(), List.of(new ContainerBuilder().withName("c")
+                .withImage("docker.io/library/unknown:1").withCommand("/bin/true").build()));
+        client.batch().v1().jobs().resource(job).create();
+
+        Job failed = awaitCondition("unknown-image", "Failed");
+
+        assertThat(condition(failed, "Failed").getReason()).isEqualTo("DeadlineExceeded");
+        assertThat(containerStatus(onlyPod(failed), "c").getState().getWaiting().getReason()).isEqualTo("ErrImagePull");
     }
 
     @Test
