@@ -136,21 +136,21 @@ final class PodRun {
 
     private void begin() {
         try {
-            layout = new PodLayout(options.workRoot(), jobName, job.getSpec().getTemplate().getSpec());
-            pod = options.client().pods().inNamespace(options.namespace()).resource(PodObjects.newPod(job, podName, options.namespace())).create();
             Job started = writer.started(jobName);
             if (started == null) {
-                // Deleted meanwhile: nothing will ever remove this pod but us.
-                options.client().pods().inNamespace(options.namespace()).withName(podName).delete();
                 return;
             }
+            // The deadline first: a pod that cannot be created must not leave its Job active for ever.
             scheduleDeadline(Instant.parse(started.getStatus().getStartTime()));
+            layout = new PodLayout(options.workRoot(), jobName, job.getSpec().getTemplate().getSpec());
+            pod = options.client().pods().inNamespace(options.namespace())
+                    .resource(PodObjects.newPod(job, podName, options.namespace())).create();
             LOG.infof("job %s: pod %s started (%d init containers, %d containers) in %s", jobName, podName,
                     initContainers.size(), containers.size(), layout.jobFolder());
             publish();
             runInit(0);
         } catch (IOException | RuntimeException e) {
-            // Like a pod the kubelet cannot start: the Job stays active until its deadline, and the log says why.
+            // As when the controller cannot create the pod: the Job stays active until its deadline; the log says why.
             LOG.errorf("job %s: cannot run its pod: %s", jobName, e.getMessage());
         }
     }
@@ -186,7 +186,13 @@ final class PodRun {
             builder.environment().clear();
             builder.environment().putAll(launch.env());
             process = builder.start();
-        } catch (IOException | IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
+            // The kubelet's CreateContainerConfigError: nothing ran, nothing to restart; the deadline ends the Job.
+            LOG.errorf("job %s: container %s is misconfigured: %s", jobName, container.name(), e.getMessage());
+            container.state = ContainerRun.waiting("CreateContainerConfigError", e.getMessage());
+            publish();
+            return;
+        } catch (IOException e) {
             LOG.errorf("job %s: container %s cannot start: %s", jobName, container.spec.getName(), e.getMessage());
             String now = JobStatusWriter.now();
             exited(container, null, 128, "StartError", e.getMessage(), now);

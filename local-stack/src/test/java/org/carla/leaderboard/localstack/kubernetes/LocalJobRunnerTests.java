@@ -116,6 +116,21 @@ class LocalJobRunnerTests {
     }
 
     @Test
+    void keepsAContainerThatEscapesItsVolumeFromRunningUntilTheDeadline() {
+        Container escaping = program("escape", "stamp", "/data/x", "1");
+        escaping.getVolumeMounts().get(0).setSubPath("../../outside");
+        client.batch().v1().jobs().resource(job("escaping", 6, 2L, List.of(), List.of(escaping))).create();
+
+        Job failed = awaitCondition("escaping", "Failed");
+
+        assertThat(condition(failed, "Failed").getReason()).isEqualTo("DeadlineExceeded");
+        assertThat(containerStatus(onlyPod(failed), "escape").getState().getWaiting().getReason())
+                .isEqualTo("CreateContainerConfigError");
+        assertThat(workRoot.resolve("outside")).doesNotExist();
+        assertThat(workRoot.resolve("escaping").resolve("volumes").resolve("data").resolve("x")).doesNotExist();
+    }
+
+    @Test
     void leavesAContainerWhoseImageHasNoProfileWaitingUntilTheDeadline() {
         Job job = job("unknown-image", 6, 2L, List.of(), List.of(new ContainerBuilder().withName("c")
                 .withImage("docker.io/library/unknown:1").withCommand("/bin/true").build()));
