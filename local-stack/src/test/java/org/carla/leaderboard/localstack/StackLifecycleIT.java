@@ -1,15 +1,19 @@
 package org.carla.leaderboard.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -45,6 +49,21 @@ class StackLifecycleIT {
             assertThat(refusesConnections(endpoint)).as("%s refuses connections", endpoint).isTrue();
         }
         assertThat(workDir.resolve("sqs/sqs.log")).as("an explicit work dir is kept").exists();
+    }
+
+    @Test
+    void aFixedPortAlreadyTakenFailsFastAndLeavesNothingRunning(@TempDir Path workDir) throws Exception {
+        try (var taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            long started = System.nanoTime();
+            var builder = LocalStack.builder().components("sqs").port("sqs", taken.getLocalPort()).workDir(workDir);
+
+            assertThatThrownBy(builder::start).hasMessageContaining("sqs").hasMessageContaining("bind");
+
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(60));
+            assertThat(ProcessHandle.current().children().map(ProcessHandle::info)
+                    .flatMap(info -> info.arguments().stream()).flatMap(Arrays::stream))
+                    .noneMatch(argument -> argument.contains(workDir.toString()));
+        }
     }
 
     @Test

@@ -86,6 +86,12 @@ public final class ServerProcess implements AutoCloseable {
                 throw new ServerStartException(name + " exited with code " + process.exitValue()
                         + " before it was ready; " + log + " ends with:\n" + logTail(20), bindFailed());
             }
+            if (bindFailed()) {
+                // ElasticMQ logs the failed bind and keeps running without a listener.
+                close();
+                throw new ServerStartException(name + " could not bind its port; " + log + " ends with:\n"
+                        + logTail(20), true);
+            }
             try {
                 probe.check();
                 return;
@@ -144,9 +150,18 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     private boolean bindFailed() {
-        String tail = logTail(200);
-        return tail.contains("Address already in use") || tail.contains("BindException")
-                || tail.contains("Failed to bind");
+        String start = logStart();
+        return start.contains("Address already in use") || start.contains("BindException")
+                || start.contains("Bind failed") || start.contains("Failed to bind");
+    }
+
+    /** The first 256 KiB of the log: a start-up failure is there, and a long log is not re-read on every poll. */
+    private String logStart() {
+        try (var in = Files.newInputStream(log)) {
+            return new String(in.readNBytes(256 * 1024), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     private String logTail(int lines) {
