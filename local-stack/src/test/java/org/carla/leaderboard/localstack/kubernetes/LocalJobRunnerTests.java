@@ -270,6 +270,27 @@ class LocalJobRunnerTests {
         assertThat(client.pods().withLabel("job-name", "suspended").list().getItems()).hasSize(1);
     }
 
+    @Test
+    void aRestartedRunnerGivesAnUnfinishedJobAFreshPod() {
+        Job job = job("survivor", 6, null, List.of(), List.of(host("sleeper", "sleep", "300")));
+        job.getSpec().getTemplate().getSpec().setTerminationGracePeriodSeconds(1L);
+        client.batch().v1().jobs().resource(job).create();
+        await().atMost(Duration.ofSeconds(20)).until(() -> runner.processes().size() == 1);
+        long firstPid = runner.processes().get(0).pid();
+        String firstPod = onlyPod(jobs().withName("survivor").get()).getMetadata().getName();
+        String startTime = jobs().withName("survivor").get().getStatus().getStartTime();
+
+        runner.close();
+        assertThat(alive(firstPid)).isFalse();
+        runner = LocalJobRunner.start(options());
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> runner.processes().size() == 1);
+        Pod second = onlyPod(jobs().withName("survivor").get());
+        assertThat(second.getMetadata().getName()).isNotEqualTo(firstPod);
+        assertThat(runner.processes().get(0).pid()).isNotEqualTo(firstPid);
+        assertThat(jobs().withName("survivor").get().getStatus().getStartTime()).isEqualTo(startTime);
+    }
+
     private LocalJobRunnerOptions options() {
         String java = ProcessHandle.current().info().command().orElse("java");
         String classes = Path.of(ContainerProgram.class.getProtectionDomain().getCodeSource().getLocation().getPath())
