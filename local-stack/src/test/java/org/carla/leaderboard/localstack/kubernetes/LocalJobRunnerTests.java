@@ -166,7 +166,8 @@ class LocalJobRunnerTests {
 
     @Test
     void enforcesTheActiveDeadlineAndStopsTheProcesses() throws IOException {
-        Job job = job("too-slow", 6, 3L, List.of(), List.of(program("spawner", "spawn", "/data/pids")));
+        // Long enough for a JVM to start on a loaded machine and report its pids before the deadline.
+        Job job = job("too-slow", 6, 10L, List.of(), List.of(program("spawner", "spawn", "/data/pids")));
         client.batch().v1().jobs().resource(job).create();
         List<Long> pids = awaitPids(volume("too-slow", "data").resolve("pids"));
 
