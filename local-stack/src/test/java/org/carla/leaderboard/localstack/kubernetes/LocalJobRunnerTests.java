@@ -143,6 +143,18 @@ class LocalJobRunnerTests {
     }
 
     @Test
+    void deletesAFinishedJobOnceItsTtlHasPassed() {
+        Job job = job("short-lived", 0, null, List.of(), List.of(host("true", "/bin/true")));
+        job.getSpec().setTtlSecondsAfterFinished(1);
+        client.batch().v1().jobs().resource(job).create();
+
+        awaitCondition("short-lived", "Complete");
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> jobs().withName("short-lived").get() == null
+                && client.pods().withLabel("job-name", "short-lived").list().getItems().isEmpty());
+    }
+
+    @Test
     void failsWithBackoffLimitExceededAfterExactlyBackoffLimitRestarts() throws IOException {
         Job job = job("crashing", 2, null, List.of(),
                 List.of(program("crash", "fail", "/data/runs", "3"), host("sleeper", "sleep", "300")));
