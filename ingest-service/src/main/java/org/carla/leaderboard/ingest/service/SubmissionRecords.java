@@ -71,12 +71,12 @@ public class SubmissionRecords {
             Map<String, String> extraNames, Map<String, AttributeValue> extraValues) {
         var names = new HashMap<String, String>(extraNames);
         for (String attribute : new String[] { SubmissionRecord.SUBMISSION_ID, SubmissionRecord.TEAM_NAME,
-                SubmissionRecord.TRACK_ID, SubmissionRecord.TRACK_NAME, SubmissionRecord.WORKERS,
-                SubmissionRecord.SUBMITTED_TIME, SubmissionRecord.START_TIME, SubmissionRecord.END_TIME }) {
+                SubmissionRecord.TRACK_ID, SubmissionRecord.TRACK_NAME, SubmissionRecord.SUBMITTED_TIME, SubmissionRecord.START_TIME, SubmissionRecord.END_TIME }) {
             names.put("#" + attribute, attribute);
         }
         names.put("#status", SubmissionRecord.STATUS);
         names.put("#image", SubmissionRecord.IMAGE_URI);
+        names.put("#workers", SubmissionRecord.WORKERS);
         var values = new HashMap<String, AttributeValue>(extraValues);
         values.put(":team_name", text(record.submission().teamName()));
         values.put(":submitted", text(SubmissionRecord.INITIAL_STATUS.name()));
