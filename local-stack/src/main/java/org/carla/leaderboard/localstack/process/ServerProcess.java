@@ -65,7 +65,10 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** A request that succeeds once the server is ready; any exception means not yet. */
+    /**
+     * A request that succeeds once the server is ready; an exception means not yet, except a
+     * {@link ServerStartException}, which means never (the server answers but refuses).
+     */
     @FunctionalInterface
     public interface Probe {
         void check() throws Exception;
@@ -86,6 +89,8 @@ public final class ServerProcess implements AutoCloseable {
             try {
                 probe.check();
                 return;
+            } catch (ServerStartException e) {
+                throw e;
             } catch (Exception e) {
                 last = e;
             }

@@ -97,6 +97,40 @@ class LocalJobRunnerTests {
     }
 
     @Test
+    void runsWhatAnInitContainerInstalledIntoASharedVolume() {
+        var install = new ContainerBuilder().withName("install-pod-runtime").withImage(PROGRAM_IMAGE)
+                .withCommand("/usr/local/bin/program", "install", "/opt/pod-runtime")
+                .addNewVolumeMount().withName("pod-runtime").withMountPath("/opt/pod-runtime").endVolumeMount().build();
+        var agent = new ContainerBuilder().withName("agent-1").withImage("participant/agent:happy")
+                .withCommand("/opt/pod-runtime/pod-runtime", "agent")
+                .addNewVolumeMount().withName("pod-runtime").withMountPath("/opt/pod-runtime").endVolumeMount().build();
+        Job job = job("installed", 0, null, List.of(install), List.of(agent));
+        job.getSpec().getTemplate().getSpec().getVolumes().add(new io.fabric8.kubernetes.api.model.VolumeBuilder()
+                .withName("pod-runtime").withNewEmptyDir().endEmptyDir().build());
+        client.batch().v1().jobs().resource(job).create();
+
+        Job done = awaitCondition("installed", "Complete");
+
+        assertThat(done.getStatus().getSucceeded()).isEqualTo(1);
+        assertThat(volume("installed", "pod-runtime").resolve("pod-runtime")).isExecutable();
+    }
+
+    @Test
+    void keepsAContainerThatEscapesItsVolumeFromRunningUntilTheDeadline() {
+        Container escaping = program("escape", "stamp", "/data/x", "1");
+        escaping.getVolumeMounts().get(0).setSubPath("../../outside");
+        client.batch().v1().jobs().resource(job("escaping", 6, 2L, List.of(), List.of(escaping))).create();
+
+        Job failed = awaitCondition("escaping", "Failed");
+
+        assertThat(condition(failed, "Failed").getReason()).isEqualTo("DeadlineExceeded");
+        assertThat(containerStatus(onlyPod(failed), "escape").getState().getWaiting().getReason())
+                .isEqualTo("CreateContainerConfigError");
+        assertThat(workRoot.resolve("outside")).doesNotExist();
+        assertThat(workRoot.resolve("escaping").resolve("volumes").resolve("data").resolve("x")).doesNotExist();
+    }
+
+    @Test
     void leavesAContainerWhoseImageHasNoProfileWaitingUntilTheDeadline() {
         Job job = job("unknown-image", 6, 2L, List.of(), List.of(new ContainerBuilder().withName("c")
                 .withImage("docker.io/library/unknown:1").withCommand("/bin/true").build()));
@@ -248,6 +282,7 @@ class LocalJobRunnerTests {
                                         ContainerProgram.class.getName()))
                         .withEnv(Map.of("FROM_PROFILE", "profile-value", "LOGS_DIR", "overridden-by-the-container")))
                 .profile(ImageProfile.forImages("registry\\.local/host-tools:.*"))
+                .profile(ImageProfile.forImages("participant/.*"))
                 .build();
     }
 
