@@ -48,6 +48,8 @@ public interface LauncherConfig {
 
     AwsAccess aws();
 
+    Watch watch();
+
     Consumer consumer();
 
     interface ContainerResources {
@@ -70,6 +72,12 @@ public interface LauncherConfig {
 
         /** AWS_REGION for the containers that use AWS (init, logcopy); unset: the webhook's or the SDK's default. */
         Optional<String> region();
+    }
+
+    interface Watch {
+        /** How often every Job is looked at again; a report that failed is retried then. */
+        @WithDefault("PT1M")
+        Duration resync();
     }
 
     interface Consumer {
