@@ -3,7 +3,6 @@ package org.carla.leaderboard.launcher.service;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -97,19 +96,35 @@ public class JobReporter {
         return true;
     }
 
-    /** Marks the Job reported and removes our finalizer, in one patch checked against the version read. */
+    /**
+     * Marks the Job reported and removes our finalizer in one JSON patch; its {@code test} operation makes the patch
+     * fail, rather than remove another controller's finalizer, if the list changed since the Job was read.
+     */
     private void release(Job job) {
         List<String> finalizers = job.getMetadata().getFinalizers() == null ? List.of()
                 : job.getMetadata().getFinalizers();
-        if (JobMetadata.finishedReported(job) && !finalizers.contains(JobMetadata.REPORT_FINALIZER)) {
-            return;
+        int ours = finalizers.indexOf(JobMetadata.REPORT_FINALIZER);
+        var operations = new ArrayList<Map<String, Object>>();
+        if (ours >= 0) {
+            String path = "/metadata/finalizers/" + ours;
+            operations.add(Map.of("op", "test", "path", path, "value", JobMetadata.REPORT_FINALIZER));
+            operations.add(Map.of("op", "remove", "path", path));
         }
-        var metadata = new LinkedHashMap<String, Object>();
-        metadata.put("resourceVersion", job.getMetadata().getResourceVersion());
-        metadata.put("annotations", Map.of(JobMetadata.FINISHED_REPORTED, Instant.now().toString()));
-        metadata.put("finalizers", finalizers.stream().filter(f -> !JobMetadata.REPORT_FINALIZER.equals(f)).toList());
-        kubernetes.batch().v1().jobs().inNamespace(namespace).withName(job.getMetadata().getName())
-                .patch(PatchContext.of(PatchType.JSON_MERGE), EventCodec.write(Map.of("metadata", metadata)));
+        if (!JobMetadata.finishedReported(job)) {
+            String reportedAt = Instant.now().toString();
+            if (job.getMetadata().getAnnotations() == null) {
+                operations.add(Map.of("op", "add", "path", "/metadata/annotations",
+                        "value", Map.of(JobMetadata.FINISHED_REPORTED, reportedAt)));
+            } else {
+                operations.add(Map.of("op", "add", "path",
+                        "/metadata/annotations/" + JobMetadata.FINISHED_REPORTED.replace("~", "~0").replace("/", "~1"),
+                        "value", reportedAt));
+            }
+        }
+        if (!operations.isEmpty()) {
+            kubernetes.batch().v1().jobs().inNamespace(namespace).withName(job.getMetadata().getName())
+                    .patch(PatchContext.of(PatchType.JSON), EventCodec.write(operations));
+        }
     }
 
     /** Each container of the Job's latest pod: restarts and how it last ended. Empty when the pods are gone. */
