@@ -2,10 +2,13 @@ package org.carla.leaderboard.launcher.service;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -43,6 +46,16 @@ public class JobReporter {
     private final SubmissionEvents events;
     private final LauncherMetrics metrics;
     private final String namespace;
+    /**
+     * UIDs of the Jobs reported by this process, so a deletion event carrying a state older than our mark is not
+     * reported twice. Only an optimisation: the durable mark is the annotation.
+     */
+    private final Set<String> reported = Collections.newSetFromMap(new LinkedHashMap<String, Boolean>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > 10_000;
+        }
+    });
 
     JobReporter(KubernetesClient kubernetes, SubmissionEvents events, LauncherMetrics metrics, LauncherConfig config) {
         this.kubernetes = kubernetes;
@@ -72,7 +85,7 @@ public class JobReporter {
 
     /** A Job that disappeared without our mark (its finalizer removed by someone else): report what is known. */
     public void vanished(Job job) {
-        if (!JobMetadata.finishedReported(job)) {
+        if (!JobMetadata.finishedReported(job) && !wasReported(job)) {
             publish(job);
         }
     }
@@ -90,10 +103,19 @@ public class JobReporter {
         JobEnd end = JobEnd.of(job).orElseGet(() -> JobEnd.deleted(job, now));
         events.publish(JobFinished.of(submission.get(), name, end.outcome(), end.reason(),
                 JobMetadata.workerPairs(job), end.startedAt(), end.finishedAt(), containerOutcomes(name), now));
+        synchronized (reported) {
+            reported.add(job.getMetadata().getUid());
+        }
         metrics.jobFinished(end.outcome(), end.reason());
         LOG.infof("submission %s: Job %s ended, %s (%s); job-finished published", submission.get().submissionId(),
                 name, end.outcome(), end.reason());
         return true;
+    }
+
+    private boolean wasReported(Job job) {
+        synchronized (reported) {
+            return reported.contains(job.getMetadata().getUid());
+        }
     }
 
     /**

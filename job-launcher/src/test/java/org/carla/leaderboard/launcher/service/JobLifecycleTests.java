@@ -122,6 +122,7 @@ class JobLifecycleTests {
         assertThat(finished.containers()).contains(new ContainerOutcome("agent-1", 2, 0, "Completed"),
                 new ContainerOutcome("simulator-1", 1, 1, "Error"));
         awaitGone(name);
+        assertOneJobFinished(request);
     }
 
     @ParameterizedTest
@@ -150,6 +151,7 @@ class JobLifecycleTests {
         JobFinished finished = awaitFinished(request);
         assertThat(finished.outcome()).isEqualTo(Outcome.DELETED);
         awaitGone(name);
+        assertOneJobFinished(request);
     }
 
     @Test
@@ -170,7 +172,7 @@ class JobLifecycleTests {
         JobFinished finished = awaitFinished(request);
         assertThat(finished.reason()).isEqualTo("BackoffLimitExceeded");
         awaitGone(name);
-        assertThat(events().eventsNow(pk(request))).hasSize(1);
+        assertOneJobFinished(request);
     }
 
     @Test
@@ -265,6 +267,12 @@ class JobLifecycleTests {
                     .build());
             return p;
         });
+    }
+
+    /** The end is published once: still one job-finished a moment after the Job is gone. */
+    private void assertOneJobFinished(LaunchRequest request) {
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> events().eventsNow(pk(request))
+                .stream().filter(JobFinished.class::isInstance).count() == 1);
     }
 
     private SubmissionEventsQueue events() {
