@@ -1,7 +1,9 @@
 package org.carla.leaderboard.launcher.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.is;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -188,6 +190,21 @@ class JobLifecycleTests {
                 .receiveMessage(r -> r.queueUrl(dlq).maxNumberOfMessages(10).messageAttributeNames("All")).messages()
                 .stream().anyMatch(m -> body.equals(m.body())
                         && m.messageAttributes().get("dead-letter-reason").stringValue().startsWith("malformed")));
+    }
+
+    @Test
+    void readinessCoversKubernetesAndTheQueueAndMetricsCountTheJobs() {
+        LaunchRequest request = request("metrics");
+        send(request);
+        awaitJob(request);
+
+        given().when().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'kubernetes-api' }.status", is("UP"))
+                .body("checks.find { it.name == 'launch-requests-queue' }.status", is("UP"));
+        String metrics = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).containsPattern("leaderboard_launcher_jobs_created_total(\\{[^}]*\\})? [1-9]")
+                .containsPattern("leaderboard_launcher_jobs_running(\\{[^}]*\\})? [1-9]")
+                .contains("leaderboard_launcher_launch_delay_seconds_count");
     }
 
     private LaunchRequest request(String teamName) {
