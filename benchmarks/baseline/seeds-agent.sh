@@ -1,38 +1,71 @@
 #!/usr/bin/env bash
-# Baseline for benchmarks/ only: the original run_leaderboard.sh's loop structure and timings, reproduced by us.
-# A fixed 60 s sleep for CARLA to come up, then the evaluator in the background polled every 5 s, then a 10 s-step
-# wait for the simulator's file. Env: STATUS_DIR, WORKER_ID, EVALUATOR_COMMAND, CHECKPOINT, START_SLEEP (default 60).
+# Baseline for benchmarks/ only: the loop structure and timings of the original agent container script,
+# carla-simulator/leaderboard-cloud leaderboard_2.0/docker/leaderboard/run_leaderboard.sh (branch main), reproduced
+# by us: wait for simulator-ID.startK in 30 s steps (check first; at most 120), start the evaluator in the
+# background, check every 5 s (sleep first) whether it ended, the log went idle (MAX_IDLE), the simulator crashed or
+# the run was cancelled; then `sleep 5`, validate the checkpoint (missing or `"global_record": {}` → crash), kill,
+# touch the done/crash file and wait for the simulator's file in 10 s steps (at most 60). Left out: GPU assignment,
+# agent_sources.sh, the tee. The original kills with `pkill -9 'python|java|ros|publisher|catkin'` and checks
+# `pgrep -f leaderboard_evaluator`; we use the evaluator's pid.
+# Env: STATUS_DIR, WORKER_ID, EVALUATOR_COMMAND (the whole argv, whitespace-split), CHECKPOINT, LOG_FILE.
 ID=${WORKER_ID:?}
 STATUS=${STATUS_DIR:?}
-CRASH_ID=$(ls "$STATUS" | grep -c "^agent-${ID}\.crash")
-AGENT_DONE="$STATUS/agent-${ID}.done"
-AGENT_CRASH="$STATUS/agent-${ID}.crash${CRASH_ID}"
-SIMULATOR_DONE="$STATUS/simulator-${ID}.done"
-SIMULATOR_CRASH="$STATUS/simulator-${ID}.crash${CRASH_ID}"
-CANCEL="$STATUS/simulation.cancel"
+CRASH_ID=$(find "$STATUS" -name "*agent-$ID.crash*" | wc -l)
 
-sleep "${START_SLEEP:-60}"
-echo "evaluator-start $(date +%s.%N)"
+AGENT_START_FILE="$STATUS/agent-$ID.start$CRASH_ID"
+AGENT_DONE_FILE="$STATUS/agent-$ID.done"
+AGENT_CRASH_FILE="$STATUS/agent-$ID.crash$CRASH_ID"
+SIMULATOR_START_FILE="$STATUS/simulator-$ID.start$CRASH_ID"
+SIMULATOR_DONE_FILE="$STATUS/simulator-$ID.done"
+SIMULATOR_CRASH_FILE="$STATUS/simulator-$ID.crash$CRASH_ID"
+SIMULATION_CANCEL_FILE="$STATUS/simulation.cancel"
+AGENT_RESULTS=${CHECKPOINT:?}
+AGENT_LOGS=${LOG_FILE:?}
+MAX_IDLE=800
+
+file_age() {
+  echo "$(($(date +%s) - $(stat -c %Y "$1")))"
+}
+
+kill_all_processes() {
+  kill -9 "$LB_PID" 2>/dev/null || true
+}
+
+kill_and_wait_for_simulator() {
+  kill_all_processes
+  if [ "$1" = "crash" ]; then touch "$AGENT_CRASH_FILE"; else touch "$AGENT_DONE_FILE"; fi
+  for ((i = 1; i <= 60; i++)); do
+    [ -f "$SIMULATOR_CRASH_FILE" ] && break
+    [ -f "$SIMULATOR_DONE_FILE" ] && break
+    sleep 10
+  done
+}
+
+touch "$AGENT_LOGS"
+for ((i = 1; i <= 120; i++)); do
+  [ -f "$SIMULATOR_START_FILE" ] && break
+  sleep 30
+done
+if ! [ -f "$SIMULATOR_START_FILE" ]; then kill_and_wait_for_simulator crash; exit 1; fi
+
 # shellcheck disable=SC2086
-$EVALUATOR_COMMAND &
+$EVALUATOR_COMMAND >> "$AGENT_LOGS" 2>&1 &
 LB_PID=$!
+touch "$AGENT_START_FILE"
 
-while true; do
-  if [ -f "$CANCEL" ]; then kill -9 $LB_PID 2>/dev/null; exit 0; fi
-  if [ -f "$SIMULATOR_CRASH" ]; then kill -9 $LB_PID 2>/dev/null; break; fi
-  if ! kill -0 $LB_PID 2>/dev/null; then break; fi
-  sleep 5
+while sleep 5; do
+  if [ "$(file_age "$AGENT_LOGS")" -gt "$MAX_IDLE" ]; then break; fi
+  if ! kill -0 "$LB_PID" 2>/dev/null; then break; fi
+  if [ -f "$SIMULATOR_CRASH_FILE" ]; then break; fi
+  if [ -f "$SIMULATION_CANCEL_FILE" ]; then kill_all_processes; exit 0; fi
 done
 
-if [ -s "$CHECKPOINT" ] && grep -q '"global_record": {"' "$CHECKPOINT"; then
-  touch "$AGENT_DONE"; EXIT=0
+sleep 5
+
+if ! [ -f "$AGENT_RESULTS" ] || grep -wq '"global_record": {}' "$AGENT_RESULTS"; then
+  kill_and_wait_for_simulator crash
+  exit 1
 else
-  touch "$AGENT_CRASH"; EXIT=1
+  kill_and_wait_for_simulator
+  exit 0
 fi
-
-waited=0
-while [ $waited -lt "${PARTNER_WAIT:-600}" ]; do
-  if [ -f "$SIMULATOR_DONE" ] || [ -f "$SIMULATOR_CRASH" ]; then break; fi
-  sleep 10; waited=$((waited + 10))
-done
-exit $EXIT

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every benchmark of benchmarks/README.md on this machine and prints the table (also written to
+# benchmarks/target/results.md).
+#
+#   benchmarks/run.sh [--only N]... [--quick] [--no-build]
+#                     [--leaderboard-checkout DIR --leaderboard-cloud-checkout DIR]
+#
+# --only N      run benchmark N (1-5) only; may be repeated
+# --quick       fewer iterations (under ~5 minutes)
+# --no-build    use what target/ holds (default: build the modules needed first, without tests)
+# --leaderboard-checkout DIR / --leaderboard-cloud-checkout DIR
+#               carla-simulator/leaderboard (branch leaderboard-2.0) and carla-simulator/leaderboard-cloud: the
+#               Python baseline of benchmark 2 (needs `dictor` and ScenarioRunner's `srunner` on PYTHONPATH)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=true
+args=()
+for arg in "$@"; do
+  case "$arg" in
+    --no-build) build=false ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) args+=("$arg") ;;
+  esac
+done
+
+if $build; then
+  echo "building benchmarks, pod-runtime, local-stack, ingest-service, job-launcher (no tests)..."
+  ./mvnw -B -q package -DskipTests -pl benchmarks,pod-runtime,local-stack,ingest-service,job-launcher -am
+fi
+
+classpath="benchmarks/target/classes:$(cat benchmarks/target/benchmarks.classpath)"
+echo "machine: $(nproc) cores, $(free -m | awk '/^Mem:/ {print $2 " MB memory"}'), $(java -version 2>&1 | head -1), load: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The harness stops every process it starts; exec so that Ctrl-C reaches it.
+exec java -Xmx512m -cp "$classpath" org.carla.leaderboard.benchmarks.BenchmarkRun "${args[@]}"

@@ -1,0 +1,152 @@
+package org.carla.leaderboard.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Benchmark 4: pod-runtime's start-up and memory in JVM mode. The command: {@code pod-runtime agent} with no CARLA
+ * listening, which logs "waiting at most ... for CARLA" as soon as the role runs. Start-up = from the harness's
+ * {@code ProcessBuilder.start()} to the first line on its output; RSS = VmRSS 1 s later (the role waiting, the JVM
+ * settled) and VmHWM (the peak). Variants: JDK 17 (the build's) and Temurin 25, default flags and the best flags we
+ * found (SerialGC, a small heap, C1 only, and a class-data archive: AppCDS {@code -XX:ArchiveClassesAtExit} on 17, the
+ * AOT cache {@code -XX:AOTCacheOutput} on 25, each made by one training run of the same command).
+ */
+final class FootprintBenchmark {
+
+    private static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+    private static final List<String> SMALL = List.of("-XX:+UseSerialGC", "-Xmx32m", "-Xss256k",
+            "-XX:TieredStopAtLevel=1", "-XX:ReservedCodeCacheSize=16m", "-XX:MaxMetaspaceSize=64m");
+
+    private final BenchmarkRun.Context context;
+
+    FootprintBenchmark(BenchmarkRun.Context context) {
+        this.context = context;
+    }
+
+    /** One launch: milliseconds to the first output line, RSS and peak RSS in MB. */
+    record Launch(double startMs, double rssMb, double peakMb) {
+    }
+
+    void run() throws Exception {
+        Path dir = Files.createDirectories(context.work().resolve("footprint"));
+        String jdk17 = context.java();
+        int runs = context.quick() ? 3 : 7;
+        var variants = new ArrayList<Object[]>();
+        variants.add(new Object[] {"JDK 17, default flags", jdk17, List.<String>of()});
+        Path jsa = dir.resolve("pod-runtime-17.jsa");
+        Files.deleteIfExists(jsa);
+        train(jdk17, concat(SMALL, List.of("-XX:ArchiveClassesAtExit=" + jsa)), dir);
+        variants.add(new Object[] {"JDK 17, SerialGC + 32 MB heap + C1 + AppCDS", jdk17,
+                concat(SMALL, List.of("-XX:SharedArchiveFile=" + jsa, "-Xshare:auto"))});
+        variants.add(new Object[] {"JDK 17, SerialGC + 32 MB heap + C1 (no archive)", jdk17, SMALL});
+        if (Files.isExecutable(JDK25)) {
+            variants.add(new Object[] {"Temurin 25, default flags", JDK25.toString(), List.<String>of()});
+            Path aot = dir.resolve("pod-runtime-25.aot");
+            Files.deleteIfExists(aot);
+            train(JDK25.toString(), concat(SMALL, List.of("-XX:AOTCacheOutput=" + aot)), dir);
+            if (Files.exists(aot)) {
+                variants.add(new Object[] {"Temurin 25, SerialGC + 32 MB heap + C1 + AOT cache", JDK25.toString(),
+                        concat(SMALL, List.of("-XX:AOTCache=" + aot))});
+            }
+        }
+        for (Object[] variant : variants) {
+            @SuppressWarnings("unchecked")
+            List<String> flags = (List<String>) variant[2];
+            var start = new Samples();
+            var rss = new Samples();
+            var peak = new Samples();
+            for (int i = 0; i < runs; i++) {
+                Launch launch = launch((String) variant[1], flags, dir);
+                start.add(launch.startMs());
+                rss.add(launch.rssMb());
+                peak.add(launch.peakMb());
+            }
+            String name = (String) variant[0];
+            context.table().add("4a", "pod-runtime start-up to first log line, " + name,
+                    "median " + Samples.fmt(start.percentile(50)) + " ms (min " + Samples.fmt(start.min()) + ", max "
+                            + Samples.fmt(start.max()) + ", n=" + start.size() + ")",
+                    "", "< 500 ms", start.percentile(50) < 500);
+            context.table().add("4b", "pod-runtime RSS waiting (peak), " + name,
+                    "median " + Samples.fmt(rss.percentile(50)) + " MB (peak " + Samples.fmt(peak.percentile(50))
+                            + " MB)", "", "< 64 MB", rss.percentile(50) < 64);
+        }
+    }
+
+    /** The training run: the same command, ended by SIGTERM once it waits (the JVM writes the archive at exit). */
+    private void train(String java, List<String> flags, Path dir) throws Exception {
+        Launch launch = launch(java, flags, dir);
+        System.out.println("  training run " + java + " " + flags + ": first line after " + Samples.fmt(launch.startMs())
+                + " ms");
+    }
+
+    private Launch launch(String java, List<String> flags, Path dir) throws Exception {
+        var argv = new ArrayList<String>();
+        argv.add(java);
+        argv.addAll(flags);
+        argv.addAll(List.of("-jar", context.podRuntimeJar().toString(), "agent"));
+        var builder = new ProcessBuilder(argv).directory(dir.toFile()).redirectErrorStream(true);
+        Map<String, String> env = new HashMap<>();
+        env.put("WORKER_ID", "1");
+        env.put("CARLA_PORT", Integer.toString(SupervisionBenchmark.freePort())); // nobody listens there
+        env.put("PARTNER_WAIT", "60");
+        env.put("LOGS_DIR", Files.createDirectories(dir.resolve("logs")).toString());
+        env.put("TEAM_AGENT", dir.resolve("agent.py").toString());
+        env.put("ROUTES", dir.resolve("routes.xml").toString());
+        builder.environment().putAll(env);
+        long begin = System.nanoTime();
+        Process process = builder.start();
+        try {
+            var reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            CompletableFuture<Long> firstLine = CompletableFuture.supplyAsync(() -> {
+                try {
+                    String line = reader.readLine();
+                    long at = System.nanoTime();
+                    if (line == null) {
+                        throw new IllegalStateException("pod-runtime wrote nothing");
+                    }
+                    // Keep draining so the process never blocks on a full pipe.
+                    Thread drain = new Thread(() -> {
+                        try {
+                            while (reader.readLine() != null) {
+                                // discard
+                            }
+                        } catch (java.io.IOException e) {
+                            // the process ended
+                        }
+                    });
+                    drain.setDaemon(true);
+                    drain.start();
+                    return at;
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            long at = firstLine.get(120, TimeUnit.SECONDS);
+            Thread.sleep(1000);
+            double rss = Machine.rssMb(process.pid());
+            double peak = Machine.peakRssMb(process.pid());
+            return new Launch((at - begin) / 1e6, rss, peak);
+        } finally {
+            process.destroy(); // SIGTERM: the role stops and the JVM exits (and writes a training archive)
+            if (!process.waitFor(Duration.ofSeconds(30).toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        var all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+}

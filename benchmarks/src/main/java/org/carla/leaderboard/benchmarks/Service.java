@@ -1,0 +1,97 @@
+package org.carla.leaderboard.benchmarks;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * A service run from its packaged jar ({@code java -jar <module>/target/quarkus-app/quarkus-run.jar}) in a work folder
+ * of its own, configured by {@code <workDir>/config/application.properties} (read by Quarkus from the working
+ * directory; nothing on the command line, so the token never shows in a process listing). The idea of the lead's
+ * {@code local-stack} {@code run/ServiceProcess}.
+ */
+final class Service implements AutoCloseable {
+
+    private final String name;
+    private final Child child;
+    private final int port;
+
+    private Service(String name, Child child, int port) {
+        this.name = name;
+        this.child = child;
+        this.port = port;
+    }
+
+    /** Starts the service and returns once {@code /q/health/ready} answers 200. */
+    static Service start(String name, Path jar, Path workDir, Map<String, String> config, String java,
+            Duration readyTimeout) throws Exception {
+        SupervisionBenchmark.deleteRecursively(workDir);
+        Files.createDirectories(workDir.resolve("config"));
+        int port = SupervisionBenchmark.freePort();
+        var properties = new Properties();
+        config.forEach((key, value) -> {
+            properties.put(key, value);
+            // The jar's own %prod.<key> would otherwise win over an unprofiled key of a higher-ordinal source.
+            properties.put("%prod." + key, value);
+        });
+        properties.put("quarkus.http.port", Integer.toString(port));
+        properties.put("%prod.quarkus.http.port", Integer.toString(port));
+        properties.put("quarkus.http.host", "127.0.0.1");
+        try (OutputStream out = Files.newOutputStream(workDir.resolve("config/application.properties"))) {
+            properties.store(out, name + " for the benchmarks");
+        }
+        Child child = Child.start(List.of(java, "-jar", jar.toAbsolutePath().toString()), Map.of(), workDir,
+                workDir.resolve(name + ".log"));
+        var service = new Service(name, child, port);
+        try {
+            service.awaitReady(readyTimeout);
+        } catch (Exception e) {
+            service.close();
+            throw e;
+        }
+        return service;
+    }
+
+    long pid() {
+        return child.pid();
+    }
+
+    String name() {
+        return name;
+    }
+
+    private void awaitReady(Duration timeout) throws Exception {
+        var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
+                .timeout(Duration.ofSeconds(3)).build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!child.process().isAlive()) {
+                throw new IllegalStateException(name + " exited with " + child.exitCode() + "; see " + child.log());
+            }
+            try {
+                if (client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException(name + " not ready within " + timeout.toSeconds() + " s; see " + child.log());
+    }
+
+    @Override
+    public void close() {
+        child.close();
+    }
+}

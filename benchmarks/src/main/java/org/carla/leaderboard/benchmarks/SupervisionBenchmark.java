@@ -1,0 +1,251 @@
+package org.carla.leaderboard.benchmarks;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Benchmark 1: supervision overhead per worker pair. pod-runtime's {@code simulator} and {@code agent} (the packaged
+ * jar, as real processes) supervise the CARLA and evaluator stand-ins; the baseline scripts (the original's loops and
+ * timings) supervise the same stand-ins in the same run, a few pairs in parallel because each takes minutes.
+ *
+ * <p>Clocks (all wall clock, epoch µs): the stand-ins run under {@code benchmarks/bin/stamp}, which writes when each
+ * started and ended; CARLA is ready at the first TCP connect the harness's probe (every 2 ms) gets; the harness sees
+ * each container process exit ({@code Process.onExit}). "CARLA died": the harness SIGKILLs the CARLA stand-in's JVM
+ * 2 s after the evaluator started (the time of death is the wrapper's end stamp).
+ */
+final class SupervisionBenchmark {
+
+    private static final String STANDIN = "org.carla.leaderboard.localstack.standin.";
+    private static final List<String> STANDIN_JVM = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m");
+
+    private final BenchmarkRun.Context context;
+    private final Samples podReady = new Samples();
+    private final Samples podDone = new Samples();
+    private final Samples podCrash = new Samples();
+    private final Samples baseReady = new Samples();
+    private final Samples baseDone = new Samples();
+    private final Samples baseCrash = new Samples();
+    private final List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    SupervisionBenchmark(BenchmarkRun.Context context) {
+        this.context = context;
+    }
+
+    /** One pair's timings; NaN where not measured. */
+    record PairTimes(double readyToEvaluatorMs, double endToExitedMs) {
+    }
+
+    void run() throws Exception {
+        int iterations = context.quick() ? 3 : 10;
+        int baselinePairs = context.quick() ? 1 : 2;
+        ExecutorService background = Executors.newCachedThreadPool();
+        var baseline = new ArrayList<Future<?>>();
+        for (int i = 0; i < baselinePairs; i++) {
+            int n = i;
+            baseline.add(background.submit(() -> record(true, false, n, baseReady, baseDone)));
+            baseline.add(background.submit(() -> record(true, true, n, baseReady, baseCrash)));
+        }
+        for (int i = 0; i < iterations; i++) {
+            record(false, false, i, podReady, podDone);
+            record(false, true, i, podReady, podCrash);
+        }
+        for (Future<?> future : baseline) {
+            future.get();
+        }
+        background.shutdown();
+        String note = failures.isEmpty() ? "" : " — failed runs: " + String.join("; ", failures);
+        var table = context.table();
+        table.add("1a", "CARLA ready → evaluator started (per pair)", podReady.summary(" ms"),
+                baseReady.summary(" ms"), "≤ 500 ms", podReady.size() > 0 && podReady.max() <= 500);
+        table.add("1b", "evaluator finished → both containers exited, done files", podDone.summary(" ms"),
+                baseDone.summary(" ms"), "p99 < 250 ms", podDone.size() > 0 && podDone.percentile(99) < 250);
+        table.add("1c", "CARLA died → both containers exited, crash files", podCrash.summary(" ms") + note,
+                baseCrash.summary(" ms"), "p99 < 250 ms", podCrash.size() > 0 && podCrash.percentile(99) < 250);
+    }
+
+    private void record(boolean baseline, boolean crash, int index, Samples ready, Samples end) {
+        String name = (baseline ? "baseline" : "pod-runtime") + "-" + (crash ? "crash" : "done") + "-" + index;
+        try {
+            PairTimes times = runPair(baseline, crash, context.work().resolve("supervision").resolve(name));
+            ready.add(times.readyToEvaluatorMs());
+            end.add(times.endToExitedMs());
+            System.out.printf("  %s: ready→evaluator %.1f ms, end→exited %.1f ms (load %s)%n", name,
+                    times.readyToEvaluatorMs(), times.endToExitedMs(), Machine.loadText());
+        } catch (Exception e) {
+            failures.add(name + ": " + e.getMessage());
+            System.out.println("  " + name + " FAILED: " + e);
+        }
+    }
+
+    private PairTimes runPair(boolean baseline, boolean crash, Path dir) throws Exception {
+        deleteRecursively(dir);
+        Path logs = Files.createDirectories(dir.resolve("logs"));
+        Path status = Files.createDirectories(logs.resolve("containers-status"));
+        Files.createDirectories(logs.resolve("agent/agent1"));
+        Path checkpoint = logs.resolve("agent/agent1/agent_results.json");
+        int port = freePort();
+        String stamp = context.repo().resolve("benchmarks/bin/stamp").toString();
+        String carla = String.join(" ", concat(List.of(stamp, dir.resolve("carla").toString(), context.java()),
+                STANDIN_JVM, List.of("-cp", context.classPath(), STANDIN + "CarlaServerStandIn",
+                        "-carla-rpc-port=" + (baseline ? Integer.toString(port) : "{port}"), "-RenderOffScreen")));
+        String evaluator = String.join(" ", concat(List.of(stamp, dir.resolve("evaluator").toString(),
+                context.java()), STANDIN_JVM, List.of("-cp", context.classPath(), STANDIN + "EvaluatorStandIn")));
+        String routes = context.repo().resolve("local-stack/src/main/resources/standin/routes_demo.xml").toString();
+        Files.writeString(dir.resolve("agent.py"), "# the evaluator stand-in does not load the agent\n");
+
+        Map<String, String> env = new HashMap<>();
+        env.put("WORKER_ID", "1");
+        env.put("WORKER_PAIRS", "1");
+        env.put("SUBMISSION_ID", "bench");
+        env.put("CARLA_PORT", Integer.toString(port));
+        env.put("LOGS_DIR", logs.toString());
+        env.put("STATUS_DIR", status.toString());
+        env.put("PARTNER_WAIT", "900");
+        env.put("STOP_GRACE", "3");
+        env.put("CARLA_STANDIN_STARTUP_SECONDS", "1");
+        env.put("EVALUATOR_STANDIN_ROUTE_SECONDS", crash ? "120" : "1");
+        env.put("EVALUATOR_STANDIN_SEED", "1");
+
+        Child agent;
+        Child simulator;
+        if (baseline) {
+            Map<String, String> agentEnv = new HashMap<>(env);
+            agentEnv.put("EVALUATOR_COMMAND", evaluator + " --port=" + port + " --traffic-manager-port=" + (port + 10)
+                    + " --agent=" + dir.resolve("agent.py") + " --track=SENSORS --routes=" + routes
+                    + " --routes-subset=0 --repetitions=1 --checkpoint=" + checkpoint);
+            agentEnv.put("CHECKPOINT", checkpoint.toString());
+            agentEnv.put("LOG_FILE", logs.resolve("agent/agent1/leaderboard.log").toString());
+            Map<String, String> simulatorEnv = new HashMap<>(env);
+            simulatorEnv.put("CARLA_SERVER_COMMAND", carla);
+            String scripts = context.repo().resolve("benchmarks/baseline").toString();
+            // The original's containers start together.
+            agent = Child.start(List.of("bash", scripts + "/seeds-agent.sh"), agentEnv, dir, dir.resolve("agent.log"));
+            simulator = Child.start(List.of("bash", scripts + "/seeds-simulator.sh"), simulatorEnv, dir,
+                    dir.resolve("simulator.log"));
+        } else {
+            Map<String, String> agentEnv = new HashMap<>(env);
+            agentEnv.put("EVALUATOR_COMMAND", evaluator);
+            agentEnv.put("TEAM_AGENT", dir.resolve("agent.py").toString());
+            agentEnv.put("ROUTES", routes);
+            agentEnv.put("ROUTES_SUBSET", "0");
+            agentEnv.put("LEADERBOARD_ROOT", dir.toString());
+            agentEnv.put("MAX_IDLE", "800");
+            Map<String, String> simulatorEnv = new HashMap<>(env);
+            simulatorEnv.put("CARLA_SERVER_COMMAND", carla);
+            simulatorEnv.put("CARLA_ROOT", dir.toString());
+            List<String> podRuntime = List.of(context.java(), "-jar", context.podRuntimeJar().toString());
+            agent = Child.start(concat(podRuntime, List.of("agent")), agentEnv, dir, dir.resolve("agent.log"));
+            // CARLA starts once the agent is waiting for it, so (a) is the supervision, not the agent JVM's start-up.
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (!agent.logContains("for CARLA on port") && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            simulator = Child.start(concat(podRuntime, List.of("simulator")), simulatorEnv, dir,
+                    dir.resolve("simulator.log"));
+        }
+        try (agent; simulator) {
+            long readyMicros = awaitListening(port, Duration.ofSeconds(180));
+            Path evaluatorStart = dir.resolve("evaluator.start");
+            long evaluatorStarted = awaitStamp(evaluatorStart, Duration.ofSeconds(baseline ? 240 : 120));
+            if (crash) {
+                Thread.sleep(2000);
+                killCarla(simulator);
+            }
+            Duration bound = Duration.ofSeconds(baseline ? 400 : 120);
+            if (!agent.waitFor(bound) || !simulator.waitFor(bound)) {
+                throw new IllegalStateException("the pair did not end within " + bound.toSeconds() + " s");
+            }
+            long exited = Math.max(agent.exitMicros(), simulator.exitMicros());
+            long endedMicros = readStamp(dir.resolve(crash ? "carla.end" : "evaluator.end"));
+            String expectAgent = crash ? "agent-1.crash0" : "agent-1.done";
+            String expectSimulator = crash ? "simulator-1.crash0" : "simulator-1.done";
+            int expectedCode = crash ? 1 : 0;
+            if (!Files.exists(status.resolve(expectAgent)) || !Files.exists(status.resolve(expectSimulator))
+                    || agent.exitCode() != expectedCode || simulator.exitCode() != expectedCode) {
+                throw new IllegalStateException("unexpected end: agent exit " + agent.exitCode() + ", simulator exit "
+                        + simulator.exitCode() + ", status files " + list(status) + " (see " + dir + ")");
+            }
+            return new PairTimes((evaluatorStarted - readyMicros) / 1000.0, (exited - endedMicros) / 1000.0);
+        }
+    }
+
+    /** SIGKILL to the CARLA stand-in's JVM (a crash: no shutdown hook, clients see the connection drop). */
+    private static void killCarla(Child simulator) {
+        simulator.process().descendants()
+                .filter(p -> p.info().arguments().map(a -> List.of(a).contains(STANDIN + "CarlaServerStandIn"))
+                        .orElse(false))
+                .forEach(ProcessHandle::destroyForcibly);
+    }
+
+    private static long awaitListening(int port, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                return Clock.micros();
+            } catch (IOException e) {
+                Thread.sleep(2);
+            }
+        }
+        throw new IllegalStateException("CARLA stand-in not listening on " + port + " within " + timeout);
+    }
+
+    private static long awaitStamp(Path file, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(file) && Files.size(file) > 0) {
+                return readStamp(file);
+            }
+            Thread.sleep(5);
+        }
+        throw new IllegalStateException("no " + file.getFileName() + " within " + timeout.toSeconds() + " s");
+    }
+
+    private static long readStamp(Path file) throws IOException {
+        return Long.parseLong(Files.readString(file).trim());
+    }
+
+    private static String list(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList().toString();
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @SafeVarargs
+    static List<String> concat(List<String>... parts) {
+        var all = new ArrayList<String>();
+        for (List<String> part : parts) {
+            all.addAll(part);
+        }
+        return all;
+    }
+
+    static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}

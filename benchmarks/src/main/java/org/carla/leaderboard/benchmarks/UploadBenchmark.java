@@ -1,0 +1,123 @@
+package org.carla.leaderboard.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.localstack.LocalStack;
+import org.carla.leaderboard.podruntime.logcopy.Logcopy;
+import org.carla.leaderboard.podruntime.logcopy.LogcopySettings;
+import org.carla.leaderboard.podruntime.logcopy.RequestMeter;
+
+/**
+ * Benchmark 5: logcopy's uploads. The real logcopy loop ({@link Logcopy#run()}, in this JVM) mirrors a 500-file logs
+ * folder to S3Proxy and reports to ElasticMQ (the local stack). Its first period uploads everything (every file is
+ * new: the cost of a naive full upload); then 5 files change and the next period's requests and bytes are read from
+ * logcopy's own {@link RequestMeter}. A period ends with its progress report ({@code sqs.send}), which is how the
+ * harness tells the periods apart.
+ */
+final class UploadBenchmark {
+
+    private static final int FILES = 500;
+    private static final int CHANGED = 5;
+    private static final Duration PERIOD = Duration.ofSeconds(4);
+
+    private final BenchmarkRun.Context context;
+
+    UploadBenchmark(BenchmarkRun.Context context) {
+        this.context = context;
+    }
+
+    void run() throws Exception {
+        Path root = context.work().resolve("uploads");
+        SupervisionBenchmark.deleteRecursively(root);
+        Path logs = Files.createDirectories(root.resolve("logs"));
+        Path status = Files.createDirectories(logs.resolve("containers-status"));
+        var random = new SplittableRandom(10);
+        long totalBytes = 0;
+        String[] folders = {"agent/agent1", "agent/agent2", "agent/agent3", "agent/agent4", "simulator", "logcopy"};
+        Path[] files = new Path[FILES];
+        for (int i = 0; i < FILES; i++) {
+            Path folder = Files.createDirectories(logs.resolve(folders[i % folders.length]));
+            byte[] content = new byte[1024 + random.nextInt(63 * 1024)]; // 1-64 KiB, logs and records
+            random.nextBytes(content);
+            files[i] = folder.resolve("file-" + i + ".log");
+            Files.write(files[i], content);
+            totalBytes += content.length;
+        }
+        try (var stack = LocalStack.builder().components("sqs", "s3").workDir(root.resolve("stack")).start()) {
+            String bucket = "bench-uploads";
+            stack.s3().createBucket(b -> b.bucket(bucket));
+            var identity = new SubmissionIdentity(5005, 1, 2077, 7, "bench", "leaderboard-20", "SENSORS");
+            var settings = new LogcopySettings(logs, status, bucket, "5005", 4, OptionalInt.of(20), PERIOD,
+                    stack.queueUrl("submission-events"), identity, 16L * 1024 * 1024, 8 * 1024 * 1024);
+            var meter = new RequestMeter();
+            var logcopy = new Logcopy(settings, stack.s3(), stack.sqs(), meter, java.time.Clock.systemUTC());
+            var loop = new Thread(() -> {
+                try {
+                    logcopy.run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "logcopy");
+            loop.start();
+            try {
+                awaitReports(meter, 1);
+                Map<String, Long> first = meter.snapshot();
+                long firstBytes = meter.bytesUploaded();
+                long changedBytes = 0;
+                for (int i = 0; i < CHANGED; i++) {
+                    Path file = files[i * 97 % FILES];
+                    Files.writeString(file, "one more line of output " + i + "\n", java.nio.file.StandardOpenOption.APPEND);
+                    changedBytes += Files.size(file);
+                }
+                awaitReports(meter, 2);
+                Map<String, Long> second = diff(meter.snapshot(), first);
+                long secondBytes = meter.bytesUploaded() - firstBytes;
+                long firstRequests = first.values().stream().mapToLong(Long::longValue).sum();
+                long secondRequests = second.values().stream().mapToLong(Long::longValue).sum();
+                long fixed = secondRequests - second.getOrDefault("s3.put", 0L);
+                var table = context.table();
+                table.add("5a", "one logcopy period, 500-file logs folder, 5 files changed: requests",
+                        secondRequests + " " + second + " (" + CHANGED + " changed files + " + fixed
+                                + " fixed: cancel check and progress report)",
+                        "first period (every file new, a full upload): " + firstRequests + " " + first,
+                        "changed files + the period's fixed cost",
+                        second.getOrDefault("s3.put", 0L) == CHANGED);
+                table.add("5b", "same period: bytes uploaded", secondBytes + " B (changed files' size: " + changedBytes
+                        + " B)", "full upload: " + firstBytes + " B (the 500 files: " + totalBytes
+                                + " B, plus the merged results and EvalAI files)",
+                        "= the changed files' bytes", secondBytes == changedBytes);
+            } finally {
+                logcopy.requestStop();
+                loop.join(Duration.ofSeconds(30).toMillis());
+            }
+        }
+    }
+
+    private static void awaitReports(RequestMeter meter, long count) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (meter.requests("sqs.send") < count) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("logcopy sent no progress report #" + count + " within 120 s: " + meter);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private static Map<String, Long> diff(Map<String, Long> after, Map<String, Long> before) {
+        var result = new TreeMap<String, Long>();
+        after.forEach((kind, count) -> {
+            long delta = count - before.getOrDefault(kind, 0L);
+            if (delta != 0) {
+                result.put(kind, delta);
+            }
+        });
+        return result;
+    }
+}
