@@ -29,7 +29,7 @@ if $build; then
   ./mvnw -B -q package -DskipTests -pl benchmarks,pod-runtime,local-stack,ingest-service,job-launcher -am
 fi
 
-classpath="benchmarks/target/classes:$(cat benchmarks/target/benchmarks.classpath)"
+classpath="$PWD/benchmarks/target/classes:$(cat benchmarks/target/benchmarks.classpath)"
 echo "machine: $(nproc) cores, $(free -m | awk '/^Mem:/ {print $2 " MB memory"}'), $(java -version 2>&1 | head -1), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The harness stops every process it starts; exec so that Ctrl-C reaches it.
-exec java -Xmx512m -cp "$classpath" org.carla.leaderboard.benchmarks.BenchmarkRun "${args[@]}"
+exec java -Xmx512m -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$classpath" org.carla.leaderboard.benchmarks.BenchmarkRun "${args[@]}"

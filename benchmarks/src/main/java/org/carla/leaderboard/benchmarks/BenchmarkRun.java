@@ -56,6 +56,13 @@ public final class BenchmarkRun {
                         + "[--leaderboard-cloud-checkout DIR] [--out FILE]");
             }
         }
+        // Whatever happens (Ctrl-C included), no process of ours outlives the harness.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            var all = ProcessHandle.current().descendants().toList();
+            all.forEach(ProcessHandle::destroy);
+            all.forEach(p -> p.onExit().completeOnTimeout(p, 3, java.util.concurrent.TimeUnit.SECONDS).join());
+            all.forEach(ProcessHandle::destroyForcibly);
+        }, "stop-children"));
         Path repo = Path.of("").toAbsolutePath();
         Path work = Files.createDirectories(repo.resolve("benchmarks/target/work"));
         var context = new Context(repo, work, quick, leaderboard, cloud, new Table());

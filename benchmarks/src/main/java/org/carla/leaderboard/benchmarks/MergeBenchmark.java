@@ -71,29 +71,38 @@ final class MergeBenchmark {
         Path agentOneFile = logs.resolve("agent/agent1/agent_results.json");
         var refresh = new ResultsRefresh(logs, agents, OptionalInt.of(total));
         Samples timings = new Samples();
+        Samples cpu = new Samples();
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
         for (int i = 0; i < warmUp + periods; i++) {
             Files.writeString(agentOneFile, agentOne[i % 2]);
+            long cpuStart = threads.getCurrentThreadCpuTime();
             long start = System.nanoTime();
             var result = refresh.refresh();
             long elapsed = System.nanoTime() - start;
+            long cpuElapsed = threads.getCurrentThreadCpuTime() - cpuStart;
             if (result.routesTotal() != total) {
                 throw new IllegalStateException("merge saw " + result.routesTotal() + " routes, not " + total);
             }
             if (i >= warmUp) {
                 timings.add(elapsed / 1e6);
+                cpu.add(cpuElapsed / 1e6);
             }
         }
         // The last period leaves agent 1 complete: global results, like the baseline's input below.
         Files.writeString(agentOneFile, agentOne[0]);
         refresh.refresh();
 
-        Samples baseline = baseline(logs, agents, baselinePeriods);
+        Samples baselineCpu = new Samples();
+        Samples baseline = baseline(logs, agents, baselinePeriods, baselineCpu);
         String label = agents + " × " + routesPerAgent + " routes" + (total == 1000 ? " (1,000)" : "");
-        String measured = "mean " + Samples.fmt(timings.mean()) + " ms, " + timings.summary(" ms")
-                + ", after " + warmUp + " warm-up periods";
+        String measured = "wall: mean " + Samples.fmt(timings.mean()) + " ms, " + timings.summary(" ms")
+                + "; CPU: mean " + Samples.fmt(cpu.mean()) + " ms, p99 " + Samples.fmt(cpu.percentile(99))
+                + " ms; after " + warmUp + " warm-up periods";
         String base = baseline.size() == 0 ? "not run (no Leaderboard checkout given)"
-                : "mean " + Samples.fmt(baseline.mean()) + " ms, " + baseline.summary(" ms") + "; ratio "
-                        + Samples.fmt(baseline.mean() / timings.mean()) + "× (mean)";
+                : "wall: mean " + Samples.fmt(baseline.mean()) + " ms, " + baseline.summary(" ms") + "; CPU: mean "
+                        + Samples.fmt(baselineCpu.mean()) + " ms. Ratio (mean): wall "
+                        + Samples.fmt(baseline.mean() / timings.mean()) + "×, CPU "
+                        + Samples.fmt(baselineCpu.mean() / cpu.mean()) + "×";
         Boolean met;
         String target;
         if (total >= 1000) {
@@ -107,7 +116,18 @@ final class MergeBenchmark {
                 measured, base, target, met);
     }
 
-    private Samples baseline(Path logs, int agents, int periods) throws Exception {
+    /** The four steps in a row under a small Python timer: wall time and the children's CPU time (rusage). */
+    private static final String TIMER = String.join("\n",
+            "import json, resource, subprocess, sys, time",
+            "steps = json.loads(sys.argv[1])",
+            "start = time.perf_counter()",
+            "for step in steps:",
+            "    subprocess.run(step, check=True, stdout=subprocess.DEVNULL)",
+            "wall = time.perf_counter() - start",
+            "usage = resource.getrusage(resource.RUSAGE_CHILDREN)",
+            "print(wall * 1000, (usage.ru_utime + usage.ru_stime) * 1000)");
+
+    private Samples baseline(Path logs, int agents, int periods, Samples cpu) throws Exception {
         var samples = new Samples();
         if (context.leaderboard().isEmpty() || context.leaderboardCloud().isEmpty()) {
             return samples;
@@ -130,17 +150,18 @@ final class MergeBenchmark {
         Map<String, String> env = new HashMap<>();
         String extra = System.getenv().getOrDefault("PYTHONPATH", "");
         env.put("PYTHONPATH", leaderboard + (extra.isEmpty() ? "" : ":" + extra));
+        String json = ResultsJson.mapper().writeValueAsString(steps);
         for (int period = 0; period < periods; period++) {
             Files.deleteIfExists(merged); // the original's endpoint is rewritten each period
-            long start = System.nanoTime();
-            for (List<String> step : steps) {
-                try (Child child = Child.start(step, env, out, out.resolve("python.log"))) {
-                    if (!child.waitFor(Duration.ofMinutes(2)) || child.exitCode() != 0) {
-                        throw new IllegalStateException(step.get(1) + " failed; see " + out.resolve("python.log"));
-                    }
+            Path timings = out.resolve("timer-" + period + ".txt");
+            try (Child child = Child.start(List.of("python3", "-c", TIMER, json), env, out, timings)) {
+                if (!child.waitFor(Duration.ofMinutes(2)) || child.exitCode() != 0) {
+                    throw new IllegalStateException("the Python tools failed; see " + timings);
                 }
             }
-            samples.add((System.nanoTime() - start) / 1e6);
+            String[] figures = Files.readString(timings).trim().split("\\s+");
+            samples.add(Double.parseDouble(figures[figures.length - 2]));
+            cpu.add(Double.parseDouble(figures[figures.length - 1]));
         }
         checkSameResults(logs, out);
         return samples;

@@ -43,8 +43,20 @@ final class SupervisionBenchmark {
         this.context = context;
     }
 
-    /** One pair's timings; NaN where not measured. */
-    record PairTimes(double readyToEvaluatorMs, double endToExitedMs) {
+    /** One pair's timings (ms): (a), and from the end event to each status file's mtime and to both exits. */
+    record PairTimes(double readyToEvaluatorMs, double endToExitedMs, double agentFileMs, double simulatorFileMs) {
+    }
+
+    /** Where the time of (b) or (c) goes: the agent's and the simulator's status files (mtimes). */
+    private final Map<String, Samples[]> files = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private String breakdown(String key) {
+        Samples[] s = files.get(key);
+        if (s == null) {
+            return "";
+        }
+        return "; status file written after p50 " + Samples.fmt(s[0].percentile(50)) + " ms (agent), "
+                + Samples.fmt(s[1].percentile(50)) + " ms (simulator)";
     }
 
     void run() throws Exception {
@@ -69,10 +81,10 @@ final class SupervisionBenchmark {
         var table = context.table();
         table.add("1a", "CARLA ready → evaluator started (per pair)", podReady.summary(" ms"),
                 baseReady.summary(" ms"), "≤ 500 ms", podReady.size() > 0 && podReady.max() <= 500);
-        table.add("1b", "evaluator finished → both containers exited, done files", podDone.summary(" ms"),
-                baseDone.summary(" ms"), "p99 < 250 ms", podDone.size() > 0 && podDone.percentile(99) < 250);
-        table.add("1c", "CARLA died → both containers exited, crash files", podCrash.summary(" ms") + note,
-                baseCrash.summary(" ms"), "p99 < 250 ms", podCrash.size() > 0 && podCrash.percentile(99) < 250);
+        table.add("1b", "evaluator finished → both containers exited, done files",
+                podDone.summary(" ms") + breakdown("pfalse"), baseDone.summary(" ms") + breakdown("bfalse"), "p99 < 250 ms", podDone.size() > 0 && podDone.percentile(99) < 250);
+        table.add("1c", "CARLA died → both containers exited, crash files", podCrash.summary(" ms") + breakdown("ptrue") + note,
+                baseCrash.summary(" ms") + breakdown("btrue"), "p99 < 250 ms", podCrash.size() > 0 && podCrash.percentile(99) < 250);
     }
 
     private void record(boolean baseline, boolean crash, int index, Samples ready, Samples end) {
@@ -81,6 +93,10 @@ final class SupervisionBenchmark {
             PairTimes times = runPair(baseline, crash, context.work().resolve("supervision").resolve(name));
             ready.add(times.readyToEvaluatorMs());
             end.add(times.endToExitedMs());
+            Samples[] split = files.computeIfAbsent((baseline ? "b" : "p") + crash,
+                    k -> new Samples[] {new Samples(), new Samples()});
+            split[0].add(times.agentFileMs());
+            split[1].add(times.simulatorFileMs());
             System.out.printf("  %s: ready→evaluator %.1f ms, end→exited %.1f ms (load %s)%n", name,
                     times.readyToEvaluatorMs(), times.endToExitedMs(), Machine.loadText());
         } catch (Exception e) {
@@ -177,16 +193,31 @@ final class SupervisionBenchmark {
                 throw new IllegalStateException("unexpected end: agent exit " + agent.exitCode() + ", simulator exit "
                         + simulator.exitCode() + ", status files " + list(status) + " (see " + dir + ")");
             }
-            return new PairTimes((evaluatorStarted - readyMicros) / 1000.0, (exited - endedMicros) / 1000.0);
+            return new PairTimes((evaluatorStarted - readyMicros) / 1000.0, (exited - endedMicros) / 1000.0,
+                    (mtimeMicros(status.resolve(expectAgent)) - endedMicros) / 1000.0,
+                    (mtimeMicros(status.resolve(expectSimulator)) - endedMicros) / 1000.0);
         }
     }
 
     /** SIGKILL to the CARLA stand-in's JVM (a crash: no shutdown hook, clients see the connection drop). */
-    private static void killCarla(Child simulator) {
-        simulator.process().descendants()
-                .filter(p -> p.info().arguments().map(a -> List.of(a).contains(STANDIN + "CarlaServerStandIn"))
-                        .orElse(false))
-                .forEach(ProcessHandle::destroyForcibly);
+    private static void killCarla(Child simulator) throws IOException {
+        // ProcessHandle.Info has no arguments for a command line this long (the class path): read /proc.
+        var carla = simulator.process().descendants().filter(p -> {
+            try {
+                String[] argv = Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline")).split("\0");
+                return argv[0].endsWith("java") && List.of(argv).contains(STANDIN + "CarlaServerStandIn");
+            } catch (IOException e) {
+                return false;
+            }
+        }).toList();
+        if (carla.size() != 1) {
+            throw new IllegalStateException("expected one CARLA stand-in process, found " + carla.size());
+        }
+        carla.get(0).destroyForcibly();
+    }
+
+    private static long mtimeMicros(Path file) throws IOException {
+        return Files.getLastModifiedTime(file).to(java.util.concurrent.TimeUnit.MICROSECONDS);
     }
 
     private static long awaitListening(int port, Duration timeout) throws InterruptedException {
