@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * {@code ProcessBuilder.start()} to the first line on its output; RSS = VmRSS 1 s later (the role waiting, the JVM
  * settled) and VmHWM (the peak). Variants: JDK 17 (the build's) and Temurin 25, default flags and the best flags we
  * found (SerialGC, a small heap, C1 only, and a class-data archive: AppCDS {@code -XX:ArchiveClassesAtExit} on 17, the
- * AOT cache {@code -XX:AOTCacheOutput} on 25, each made by one training run of the same command).
+ * AOT cache ({@code -XX:AOTMode=record}, then {@code create}) on 25, each made by one training run of the same
+ * command).
  */
 final class FootprintBenchmark {
 
@@ -52,8 +53,21 @@ final class FootprintBenchmark {
         if (Files.isExecutable(JDK25)) {
             variants.add(new Object[] {"Temurin 25, default flags", JDK25.toString(), List.<String>of()});
             Path aot = dir.resolve("pod-runtime-25.aot");
+            Path aotConfig = dir.resolve("pod-runtime-25.aotconf");
             Files.deleteIfExists(aot);
-            train(JDK25.toString(), concat(SMALL, List.of("-XX:AOTCacheOutput=" + aot)), dir);
+            Files.deleteIfExists(aotConfig);
+            // The two-step workflow (JEP 483): record a training run, then create the cache from it.
+            train(JDK25.toString(), concat(SMALL, List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=" + aotConfig)),
+                    dir);
+            var create = new ArrayList<String>(List.of(JDK25.toString()));
+            create.addAll(concat(SMALL, List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + aotConfig,
+                    "-XX:AOTCache=" + aot, "-jar", context.podRuntimeJar().toString())));
+            Process creating = new ProcessBuilder(create).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("aot-create.log").toFile()).start();
+            if (!creating.waitFor(120, TimeUnit.SECONDS) || creating.exitValue() != 0) {
+                creating.destroyForcibly();
+                System.out.println("  AOT cache not created; see " + dir.resolve("aot-create.log"));
+            }
             if (Files.exists(aot)) {
                 variants.add(new Object[] {"Temurin 25, SerialGC + 32 MB heap + C1 + AOT cache", JDK25.toString(),
                         concat(SMALL, List.of("-XX:AOTCache=" + aot))});

@@ -44,7 +44,8 @@ final class SupervisionBenchmark {
     }
 
     /** One pair's timings (ms): (a), and from the end event to each status file's mtime and to both exits. */
-    record PairTimes(double readyToEvaluatorMs, double endToExitedMs, double agentFileMs, double simulatorFileMs) {
+    record PairTimes(double readyToEvaluatorMs, double endToExitedMs, double agentFileMs, double simulatorFileMs,
+            double childStopMs) {
     }
 
     /** Where the time of (b) or (c) goes: the agent's and the simulator's status files (mtimes). */
@@ -56,7 +57,9 @@ final class SupervisionBenchmark {
             return "";
         }
         return "; status file written after p50 " + Samples.fmt(s[0].percentile(50)) + " ms (agent), "
-                + Samples.fmt(s[1].percentile(50)) + " ms (simulator)";
+                + Samples.fmt(s[1].percentile(50)) + " ms (simulator)"
+                + (s[2].size() == 0 ? "" : "; the stopped child took p50 " + Samples.fmt(s[2].percentile(50))
+                        + " ms to exit after the partner's status file");
     }
 
     void run() throws Exception {
@@ -94,9 +97,12 @@ final class SupervisionBenchmark {
             ready.add(times.readyToEvaluatorMs());
             end.add(times.endToExitedMs());
             Samples[] split = files.computeIfAbsent((baseline ? "b" : "p") + crash,
-                    k -> new Samples[] {new Samples(), new Samples()});
+                    k -> new Samples[] {new Samples(), new Samples(), new Samples()});
             split[0].add(times.agentFileMs());
             split[1].add(times.simulatorFileMs());
+            if (!Double.isNaN(times.childStopMs())) {
+                split[2].add(times.childStopMs());
+            }
             System.out.printf("  %s: ready→evaluator %.1f ms, end→exited %.1f ms (load %s)%n", name,
                     times.readyToEvaluatorMs(), times.endToExitedMs(), Machine.loadText());
         } catch (Exception e) {
@@ -193,9 +199,14 @@ final class SupervisionBenchmark {
                 throw new IllegalStateException("unexpected end: agent exit " + agent.exitCode() + ", simulator exit "
                         + simulator.exitCode() + ", status files " + list(status) + " (see " + dir + ")");
             }
+            // The child stopped by the supervisor: CARLA after agent-1.done, the evaluator after simulator-1.crash0.
+            Path stoppedEnd = dir.resolve(crash ? "evaluator.end" : "carla.end");
+            Path partnerFile = status.resolve(crash ? expectSimulator : expectAgent);
+            double childStop = Files.exists(stoppedEnd)
+                    ? (readStamp(stoppedEnd) - mtimeMicros(partnerFile)) / 1000.0 : Double.NaN;
             return new PairTimes((evaluatorStarted - readyMicros) / 1000.0, (exited - endedMicros) / 1000.0,
                     (mtimeMicros(status.resolve(expectAgent)) - endedMicros) / 1000.0,
-                    (mtimeMicros(status.resolve(expectSimulator)) - endedMicros) / 1000.0);
+                    (mtimeMicros(status.resolve(expectSimulator)) - endedMicros) / 1000.0, childStop);
         }
     }
 
