@@ -23,6 +23,18 @@ final class Machine {
         return Samples.fmt(load());
     }
 
+    /** CPU time (user + system) a live process used so far, in ms, from /proc/<pid>/stat (100 ticks a second). */
+    static double cpuMs(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // after the command: state(3) ppid(4) ... utime(14) stime(15), i.e. indexes 11 and 12 here
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10.0;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
     /** VmRSS of a live process in MB (1024 × 1024 bytes), or NaN when it is gone. */
     static double rssMb(long pid) {
         return statusKb(pid, "VmRSS:") / 1024.0;

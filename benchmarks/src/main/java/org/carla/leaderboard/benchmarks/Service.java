@@ -33,7 +33,7 @@ final class Service implements AutoCloseable {
 
     /** Starts the service and returns once {@code /q/health/ready} answers 200. */
     static Service start(String name, Path jar, Path workDir, Map<String, String> config, String java,
-            Duration readyTimeout) throws Exception {
+            List<String> jvmOptions, Duration readyTimeout) throws Exception {
         SupervisionBenchmark.deleteRecursively(workDir);
         Files.createDirectories(workDir.resolve("config"));
         int port = SupervisionBenchmark.freePort();
@@ -49,7 +49,11 @@ final class Service implements AutoCloseable {
         try (OutputStream out = Files.newOutputStream(workDir.resolve("config/application.properties"))) {
             properties.store(out, name + " for the benchmarks");
         }
-        Child child = Child.start(List.of(java, "-jar", jar.toAbsolutePath().toString()), Map.of(), workDir,
+        var argv = new java.util.ArrayList<String>();
+        argv.add(java);
+        argv.addAll(jvmOptions);
+        argv.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
+        Child child = Child.start(argv, Map.of(), workDir,
                 workDir.resolve(name + ".log"));
         var service = new Service(name, child, port);
         try {

@@ -58,8 +58,11 @@ final class SupervisionBenchmark {
         }
         return "; status file written after p50 " + Samples.fmt(s[0].percentile(50)) + " ms (agent), "
                 + Samples.fmt(s[1].percentile(50)) + " ms (simulator)"
-                + (s[2].size() == 0 ? "" : "; the stopped child took p50 " + Samples.fmt(s[2].percentile(50))
-                        + " ms to exit after the partner's status file");
+                + (s[2].size() == 0 ? "" : key.endsWith("true")
+                        ? "; the evaluator exited by itself (CARLA's connection dropped) p50 "
+                                + Samples.fmt(s[2].percentile(50)) + " ms after CARLA died"
+                        : "; CARLA took p50 " + Samples.fmt(s[2].percentile(50))
+                                + " ms to exit after agent-1.done (its stop: the simulator's SIGTERM, the baseline's kill -9)");
     }
 
     void run() throws Exception {
@@ -199,11 +202,10 @@ final class SupervisionBenchmark {
                 throw new IllegalStateException("unexpected end: agent exit " + agent.exitCode() + ", simulator exit "
                         + simulator.exitCode() + ", status files " + list(status) + " (see " + dir + ")");
             }
-            // The child stopped by the supervisor: CARLA after agent-1.done, the evaluator after simulator-1.crash0.
+            // Done: CARLA's exit after agent-1.done (it is stopped). Crash: the evaluator's exit after CARLA's death.
             Path stoppedEnd = dir.resolve(crash ? "evaluator.end" : "carla.end");
-            Path partnerFile = status.resolve(crash ? expectSimulator : expectAgent);
-            double childStop = Files.exists(stoppedEnd)
-                    ? (readStamp(stoppedEnd) - mtimeMicros(partnerFile)) / 1000.0 : Double.NaN;
+            long from = crash ? endedMicros : mtimeMicros(status.resolve(expectAgent));
+            double childStop = Files.exists(stoppedEnd) ? (readStamp(stoppedEnd) - from) / 1000.0 : Double.NaN;
             return new PairTimes((evaluatorStarted - readyMicros) / 1000.0, (exited - endedMicros) / 1000.0,
                     (mtimeMicros(status.resolve(expectAgent)) - endedMicros) / 1000.0,
                     (mtimeMicros(status.resolve(expectSimulator)) - endedMicros) / 1000.0, childStop);
