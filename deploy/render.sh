@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Prints the manifests with this installation's AWS account and region in place of the ACCOUNT_ID and REGION
-# placeholders (IRSA role ARNs, ECR image names, queue URLs, bucket names), ready for kubectl apply -f -.
+# placeholders (IRSA role ARNs, queue URLs, bucket names, ECR image names) and of the generated manifests' image
+# registry ecr-registry.invalid (a reserved name that never resolves: an unrendered manifest pulls nothing),
+# ready for kubectl apply -f -.
 #
 #   deploy/render.sh <account-id> <region> [file...]
 #
@@ -30,5 +32,6 @@ for file in "$@"; do
   [ -f "$file" ] || { echo "error: no such file: $file" >&2; exit 2; }
   echo "---"
   echo "# from ${file#"$deploy"/}"
-  sed -e "s/\\bACCOUNT_ID\\b/$account/g" -e "s/\\bREGION\\b/$region/g" "$file"
+  sed -e "s/\\bACCOUNT_ID\\b/$account/g" -e "s/\\bREGION\\b/$region/g" \
+      -e "s#\\becr-registry\\.invalid/#$account.dkr.ecr.$region.amazonaws.com/#g" "$file"
 done

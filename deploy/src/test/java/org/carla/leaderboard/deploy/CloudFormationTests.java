@@ -210,6 +210,14 @@ class CloudFormationTests {
                     config.getProperty("evaluation.leaderboards." + leaderboard + ".submissions-table"));
         }
         template.named("AWS::DynamoDB::Table", "TableName", config.getProperty("evaluation.qualifier-table"));
+
+        List<String> images = config.stringPropertyNames().stream().filter(key -> key.endsWith("-image")).map(config::getProperty).toList();
+        assertThat(images).hasSizeGreaterThanOrEqualTo(1 + 2 * leaderboards().size());
+        for (String image : images) {
+            assertThat(image).startsWith("ACCOUNT_ID.dkr.ecr.REGION.amazonaws.com/");
+            String repository = image.substring(image.indexOf('/') + 1, image.lastIndexOf(':'));
+            template.named("AWS::ECR::Repository", "RepositoryName", repository);
+        }
     }
 
     /** One allowed action on one resource, the resource as the logical id it names ("Bucket/*" for an object ARN). */

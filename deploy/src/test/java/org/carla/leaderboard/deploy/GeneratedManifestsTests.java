@@ -98,6 +98,8 @@ class GeneratedManifestsTests {
             PodSpec pod = deployment(service).getSpec().getTemplate().getSpec();
             Container container = pod.getContainers().stream().filter(c -> c.getName().equals(service)).findFirst().orElseThrow();
 
+            assertThat(container.getImage()).as(service + " image, which deploy/render.sh points at ECR")
+                    .startsWith("ecr-registry.invalid/carla-leaderboard/" + service + ":");
             assertThat(container.getLivenessProbe().getHttpGet().getPath()).as(service).isEqualTo("/q/health/live");
             assertThat(container.getReadinessProbe().getHttpGet().getPath()).as(service).isEqualTo("/q/health/ready");
             assertThat(container.getResources().getRequests()).as(service + " requests").containsKeys("cpu", "memory");

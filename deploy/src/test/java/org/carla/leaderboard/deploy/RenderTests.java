@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
 /** deploy/render.sh turns the committed manifests into what kubectl applies for one AWS account and region. */
@@ -44,6 +45,20 @@ class RenderTests {
     }
 
     @Test
+    void aGeneratedServiceManifestGetsItsEcrImageAndIrsaRole() throws Exception {
+        Run run = render("123456789012", "eu-west-1",
+                DeployFiles.root().resolve("deploy/src/test/resources/fixtures/job-launcher-generated.yml").toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+
+        List<HasMetadata> objects = objects(run.out());
+        Deployment launcher = objects.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast).findFirst().orElseThrow();
+        assertThat(launcher.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+                .startsWith("123456789012.dkr.ecr.eu-west-1.amazonaws.com/carla-leaderboard/job-launcher:");
+        assertThat(objects.stream().filter(ServiceAccount.class::isInstance).findFirst().orElseThrow().getMetadata().getAnnotations())
+                .containsEntry("eks.amazonaws.com/role-arn", "arn:aws:iam::123456789012:role/carla-leaderboard-job-launcher");
+    }
+
+    @Test
     void aHostileAccountOrRegionIsRefusedBeforeAnythingIsPrinted() throws Exception {
         for (List<String> arguments : List.of(List.of("1234", "eu-west-1"), List.of("123456789012", "eu-west-1/g;s/x/y"),
                 List.of("123456789012;id", "eu-west-1"))) {
@@ -61,9 +76,11 @@ class RenderTests {
                 : ((List<?>) parsed).stream().map(HasMetadata.class::cast).toList();
     }
 
-    private static Run render(String account, String region) throws IOException, InterruptedException {
+    private static Run render(String... arguments) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("bash", DeployFiles.deploy("render.sh").toString()));
+        command.addAll(List.of(arguments));
         // argv, no shell string: the arguments reach the script as they are
-        Process process = new ProcessBuilder("bash", DeployFiles.deploy("render.sh").toString(), account, region).start();
+        Process process = new ProcessBuilder(command).start();
         process.getOutputStream().close();
         String out = read(process.getInputStream());
         String err = read(process.getErrorStream());
