@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -116,16 +117,22 @@ class GeneratedManifestsTests {
     }
 
     @Test
-    void theCommittedManifestsAreWhatTheBuildGenerates() {
+    void theCommittedManifestsHoldWhatTheBuildGenerates() {
         for (String service : DeployFiles.SERVICES) {
             Path generated = DeployFiles.root().resolve(service).resolve("target/kubernetes/kubernetes.yml");
             assumeTrue(Files.isRegularFile(generated), () -> generated + " absent: build " + service + " first (./mvnw verify does)");
-            String committed = DeployFiles.read(DeployFiles.deploy("kubernetes/" + service + ".yml"));
-            String body = committed.lines().dropWhile(line -> line.startsWith("#")).collect(Collectors.joining("\n", "", "\n"));
 
-            assertThat(body).as("deploy/kubernetes/" + service + ".yml is stale: run deploy/kubernetes/regenerate.sh")
-                    .isEqualTo(DeployFiles.read(generated));
+            // content, not bytes: quarkus-kubernetes writes labels in a different order from one build to the next
+            assertThat(documents(DeployFiles.deploy("kubernetes/" + service + ".yml")))
+                    .as("deploy/kubernetes/" + service + ".yml is stale: run deploy/kubernetes/regenerate.sh")
+                    .isEqualTo(documents(generated));
         }
+    }
+
+    private static List<Object> documents(Path file) {
+        List<Object> documents = new ArrayList<>();
+        new Yaml().loadAll(DeployFiles.read(file)).forEach(documents::add);
+        return documents;
     }
 
     private Deployment deployment(String service) {
