@@ -16,6 +16,7 @@ import org.carla.leaderboard.localstack.process.ServerClassPath;
 import org.carla.leaderboard.localstack.process.ServerProcess;
 
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 
 /**
  * S3: S3Proxy 4 (no jclouds) on its file-system back end in the work dir ({@code s3/buckets/<bucket>/<key>}, so the
@@ -24,6 +25,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 public final class S3ProxyServer extends LocalAwsServer {
 
     public static final String NAME = "s3";
+    private static final String LAUNCHER = "org.carla.leaderboard.localstack.servers.s3proxy.S3ProxyLauncher";
 
     private S3Client client;
     private List<String> buckets = List.of();
@@ -61,9 +63,9 @@ public final class S3ProxyServer extends LocalAwsServer {
                   <root level="INFO"><appender-ref ref="OUT"/></root>
                 </configuration>
                 """, StandardCharsets.UTF_8);
-        return ServerProcess.javaCommand(ServerClassPath.of("s3proxy"),
+        return ServerProcess.javaCommand(ServerClassPath.of("s3proxy", LAUNCHER),
                 List.of("-Dlogback.configurationFile=" + logback),
-                "org.carla.leaderboard.localstack.servers.s3proxy.S3ProxyLauncher",
+                LAUNCHER,
                 List.of("--properties", file.toString()));
     }
 
@@ -81,7 +83,13 @@ public final class S3ProxyServer extends LocalAwsServer {
                 context.region());
         var names = new LinkedHashSet<String>();
         context.evaluation().leaderboards().values().forEach(leaderboard -> names.add(leaderboard.bucket()));
-        names.forEach(bucket -> client.createBucket(r -> r.bucket(bucket)));
+        for (String bucket : names) {
+            try {
+                client.createBucket(r -> r.bucket(bucket));
+            } catch (BucketAlreadyOwnedByYouException e) {
+                // a reused work dir keeps its buckets and their objects
+            }
+        }
         buckets = List.copyOf(names);
     }
 
