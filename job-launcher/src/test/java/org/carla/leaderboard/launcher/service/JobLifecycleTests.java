@@ -178,6 +178,27 @@ class JobLifecycleTests {
     }
 
     @Test
+    void aJobReportedJustBeforeARestartIsOnlyDeletedAfterIt() {
+        LaunchRequest request = request("reported before restart");
+        watcher.stop();
+        String name;
+        try {
+            Job job = new SubmissionJob(config).build(request);
+            job.getMetadata().getFinalizers().clear();
+            job.getMetadata().getAnnotations().put(JobMetadata.FINISHED_REPORTED, Instant.now().toString());
+            name = job.getMetadata().getName();
+            kubernetes.batch().v1().jobs().inNamespace(config.namespace()).resource(job).create();
+            finish(name, "Complete", "CompletionsReached", Instant.now().minusSeconds(60), Instant.now());
+        } finally {
+            watcher.start();
+        }
+
+        awaitGone(name);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+                .until(() -> events().eventsNow(pk(request)).isEmpty());
+    }
+
+    @Test
     void aMalformedRequestGoesToTheDeadLetterQueueAndTheNextOneIsLaunched() {
         String body = "{\"version\":1,\"submission\":{\"submission_pk\":1}}";
         stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.LAUNCH_REQUESTS)).messageBody(body));
