@@ -25,6 +25,12 @@ public final class JobMetadata {
     /** Pod template label the submissions namespace's NetworkPolicy selects. */
     public static final String WORKLOAD = "leaderboard.carla.org/workload";
     public static final String WORKLOAD_SUBMISSION = "submission";
+    /**
+     * Pod template label the NetworkPolicy {@code submission-egress} of deploy/submissions selects today; without it
+     * the pod has no network. Kept with {@link #WORKLOAD} until one of the two is chosen.
+     */
+    public static final String NETWORK_ROLE = "leaderboard.carla.org/role";
+    public static final String NETWORK_ROLE_AGENT = "agent";
     public static final String KUEUE_QUEUE = "kueue.x-k8s.io/queue-name";
 
     /** The whole {@link SubmissionIdentity} as JSON: the raw team name lives here only. */
