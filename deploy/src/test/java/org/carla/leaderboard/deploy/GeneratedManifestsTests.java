@@ -64,8 +64,10 @@ class GeneratedManifestsTests {
 
         assertThat(role.getMetadata().getNamespace()).isEqualTo("submissions");
         assertThat(ServiceManifestChecks.rules(role)).isEqualTo(Map.of(
-                "batch/jobs", Set.of("create", "get", "list", "watch", "delete"),
-                "/pods", Set.of("get", "list")));
+                // Exactly what job-launcher calls (job-launcher/README.md, "RBAC"): the finalizer and the
+                // finished-reported mark are one JSON patch; container outcomes come from listing the Job's pods.
+                "batch/jobs", Set.of("create", "get", "list", "watch", "patch", "delete"),
+                "/pods", Set.of("list")));
 
         String launcherNamespace = deployment("job-launcher").getMetadata().getNamespace();
         List<RoleBinding> bindings = ServiceManifestChecks.ofKind(launcher, RoleBinding.class);

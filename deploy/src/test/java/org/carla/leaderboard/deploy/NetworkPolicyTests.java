@@ -21,7 +21,7 @@ import org.carla.leaderboard.deploy.NetworkPolicyVerdict.Pod;
 class NetworkPolicyTests {
 
     /** The label job-launcher puts on every submission pod (deploy/README.md). */
-    static final Map<String, String> SUBMISSION_POD_LABELS = Map.of("leaderboard.carla.org/role", "agent");
+    static final Map<String, String> SUBMISSION_POD_LABELS = Map.of("leaderboard.carla.org/workload", "submission");
 
     private static final Pod SUBMISSION = new Pod("submissions", Map.of("kubernetes.io/metadata.name", "submissions"),
             SUBMISSION_POD_LABELS);

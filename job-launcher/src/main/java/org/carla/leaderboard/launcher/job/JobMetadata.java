@@ -22,15 +22,9 @@ public final class JobMetadata {
     public static final String TEAM_ID = "leaderboard.carla.org/team-id";
     public static final String LEADERBOARD = "leaderboard.carla.org/leaderboard";
     public static final String TRACK = "leaderboard.carla.org/track";
-    /** Pod template label the submissions namespace's NetworkPolicy selects. */
+    /** Pod template label the submissions namespace's NetworkPolicy selects: without it a pod has no network. */
     public static final String WORKLOAD = "leaderboard.carla.org/workload";
     public static final String WORKLOAD_SUBMISSION = "submission";
-    /**
-     * Pod template label the NetworkPolicy {@code submission-egress} of deploy/submissions selects today; without it
-     * the pod has no network. Kept with {@link #WORKLOAD} until one of the two is chosen.
-     */
-    public static final String NETWORK_ROLE = "leaderboard.carla.org/role";
-    public static final String NETWORK_ROLE_AGENT = "agent";
     public static final String KUEUE_QUEUE = "kueue.x-k8s.io/queue-name";
 
     /** The whole {@link SubmissionIdentity} as JSON: the raw team name lives here only. */

@@ -115,7 +115,6 @@ public final class SubmissionJob {
                     .withNewTemplate()
                         .withNewMetadata()
                             .addToLabels(JobMetadata.WORKLOAD, JobMetadata.WORKLOAD_SUBMISSION)
-                            .addToLabels(JobMetadata.NETWORK_ROLE, JobMetadata.NETWORK_ROLE_AGENT)
                             .addToLabels(JobMetadata.SUBMISSION_ID, labels.get(JobMetadata.SUBMISSION_ID))
                             .withAnnotations(podAnnotations)
                         .endMetadata()
