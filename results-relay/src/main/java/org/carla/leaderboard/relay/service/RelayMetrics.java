@@ -1,0 +1,28 @@
+package org.carla.leaderboard.relay.service;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+/** What happened to each event: relayed to EvalAI, or dropped (late, repeated), by event type. */
+@ApplicationScoped
+class RelayMetrics {
+
+    private final MeterRegistry registry;
+
+    RelayMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    void relayed(String type) {
+        registry.counter("relay.events", "type", type, "outcome", "relayed").increment();
+    }
+
+    void dropped(String type, String why) {
+        registry.counter("relay.events", "type", type, "outcome", "dropped", "why", why).increment();
+    }
+
+    void cancelRequested() {
+        registry.counter("relay.cancel.requested").increment();
+    }
+}
