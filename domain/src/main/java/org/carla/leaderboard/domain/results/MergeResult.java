@@ -1,0 +1,24 @@
+package org.carla.leaderboard.domain.results;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The outcome of {@link CheckpointMerge}: the merged file; how many routes are recorded of how many expected; whether
+ * the global results were computed; why not when every route was there ({@code problems}: duplicated or missing route
+ * ids, conflicting sensors); the inputs that counted as no data and why; and, when the global results were computed but
+ * did not pass the Leaderboard's validation, why the entry is {@code Invalid}.
+ */
+public record MergeResult(CheckpointFile merged, int routesDone, int routesTotal, boolean globalResults,
+        List<String> problems, List<String> skippedInputs, Optional<String> invalidReason) {
+
+    public MergeResult {
+        problems = List.copyOf(problems);
+        skippedInputs = List.copyOf(skippedInputs);
+    }
+
+    /** Every route expected is recorded but the global results were refused. */
+    public boolean refused() {
+        return !problems.isEmpty();
+    }
+}
