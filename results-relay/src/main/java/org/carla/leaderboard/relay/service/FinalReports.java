@@ -12,6 +12,7 @@ import org.carla.leaderboard.domain.event.NotLaunched;
 import org.carla.leaderboard.domain.event.Progress.EvalAiFileKeys;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.results.Metric;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
@@ -129,12 +130,12 @@ class FinalReports {
             String stdout = notLaunched.reason() == NotLaunched.Reason.NOT_ALLOWED ? NOT_ALLOWED
                     : CANCELLED_BEFORE_LAUNCH;
             String stderr = notLaunched.reason() == NotLaunched.Reason.NOT_ALLOWED ? NOT_ALLOWED : "";
-            return new FinalReport(new Evaluation(ResultsFile.empty(), stdout + "\n", stderr.isEmpty() ? "" : stderr + "\n",
+            return new FinalReport(new Evaluation(EvaluationFiles.noResults(), stdout + "\n", stderr.isEmpty() ? "" : stderr + "\n",
                     mapper.createObjectNode()), allMetrics(Map.of()), null);
         }
         var finished = (JobFinished) event;
         var content = evaluationFiles.read(destination.bucket(), EvalAiFileKeys.under(id));
-        var metricValues = allMetrics(ResultsFile.metrics(content.results()));
+        var metricValues = allMetrics(EvaluationFiles.metrics(content.results()));
         String stdout = content.stdout();
         String stderr = "";
         String qualifiesFor = null;
@@ -154,10 +155,9 @@ class FinalReports {
     /** Every metric of the record, {@code null} (stored "-") where the results have none. */
     private static Map<String, Double> allMetrics(Map<String, Double> found) {
         var all = new LinkedHashMap<String, Double>();
-        ResultsFile.ACCURACIES.forEach(name -> {
-            String metric = ResultsFile.snakeCase(name);
-            all.put(metric, found.get(metric));
-        });
+        for (Metric metric : Metric.values()) {
+            all.put(metric.attribute(), found.get(metric.attribute()));
+        }
         return all;
     }
 
