@@ -1,0 +1,51 @@
+package org.carla.leaderboard.localstack.aws;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.carla.leaderboard.localstack.StackCredentials;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+
+/** AWS SDK v2 sync clients pointed at a local server, with the url-connection client the services use too. */
+final class AwsClients {
+
+    // Longer than SQS's 20 s long poll.
+    private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+    private AwsClients() {
+    }
+
+    /** A client for the stack's users: the SDK's standard retries. */
+    static <B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>, C> C client(B builder, URI endpoint,
+            StackCredentials credentials, String region) {
+        return configure(builder, endpoint, credentials, region).build();
+    }
+
+    /** A client for readiness probes: no retries, so each poll is one request. */
+    static <B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>, C> C probe(B builder, URI endpoint,
+            StackCredentials credentials, String region) {
+        return configure(builder, endpoint, credentials, region)
+                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry())
+                        .apiCallTimeout(Duration.ofSeconds(5)))
+                .build();
+    }
+
+    private static <B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>, C> B configure(B builder,
+            URI endpoint, StackCredentials credentials, String region) {
+        return builder.endpointOverride(endpoint)
+                .region(Region.of(region))
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(credentials.accessKeyId(), credentials.secretAccessKey())))
+                .httpClientBuilder(UrlConnectionHttpClient.builder()
+                        .connectionTimeout(CONNECT_TIMEOUT)
+                        .socketTimeout(SOCKET_TIMEOUT));
+    }
+}

@@ -1,0 +1,111 @@
+package org.carla.leaderboard.localstack.aws;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.carla.leaderboard.localstack.StackContext;
+import org.carla.leaderboard.localstack.process.ServerClassPath;
+import org.carla.leaderboard.localstack.process.ServerProcess;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/**
+ * DynamoDB: DynamoDB Local in memory, one database whatever the client's credentials and region ({@code -sharedDb}),
+ * with the submissions table of every configured leaderboard and the qualifier table.
+ */
+public final class DynamoDbLocalServer extends LocalAwsServer {
+
+    public static final String NAME = "dynamodb";
+
+    private DynamoDbClient client;
+    private List<String> tables = List.of();
+
+    public DynamoDbLocalServer() {
+        super(NAME);
+    }
+
+    @Override
+    List<String> command(StackContext context, int port) {
+        var classPath = ServerClassPath.of("dynamodb-local");
+        return ServerProcess.javaCommand(classPath,
+                List.of("-Dsqlite4java.library.path=" + classPath.nativeLibraryFolder(sqlitePlatform()),
+                        "-Ddynamodb.local.bind-host=127.0.0.1"),
+                "org.carla.leaderboard.localstack.servers.dynamodb.DynamoDbLocalLauncher",
+                List.of("-inMemory", "-sharedDb", "-disableTelemetry", "-port", Integer.toString(port)));
+    }
+
+    @Override
+    void probe(URI endpoint, StackContext context) {
+        try (var probe = AwsClients.probe(DynamoDbClient.builder(), endpoint, context.credentials(), context.region())) {
+            probe.listTables();
+        }
+    }
+
+    @Override
+    void provision(URI endpoint, StackContext context) {
+        client = AwsClients.client(DynamoDbClient.builder(), endpoint, context.credentials(), context.region());
+        var keys = new LinkedHashMap<String, String>();
+        context.evaluation().leaderboards().values()
+                .forEach(leaderboard -> keys.put(leaderboard.submissionsTable(), "submission_id"));
+        keys.put(context.evaluation().qualifierTable(), "track_codename");
+        keys.forEach((table, sortKey) -> client.createTable(r -> r.tableName(table)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                        AttributeDefinition.builder().attributeName("team_id").attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName(sortKey).attributeType(ScalarAttributeType.S).build())
+                .keySchema(
+                        KeySchemaElement.builder().attributeName("team_id").keyType(KeyType.HASH).build(),
+                        KeySchemaElement.builder().attributeName(sortKey).keyType(KeyType.RANGE).build())));
+        tables = List.copyOf(keys.keySet());
+    }
+
+    @Override
+    String quarkusService() {
+        return "dynamodb";
+    }
+
+    public DynamoDbClient client() {
+        if (client == null) {
+            throw new IllegalStateException("dynamodb is not running");
+        }
+        return client;
+    }
+
+    /** The tables it created: the leaderboards' submissions tables, then the qualifier table. */
+    public List<String> tables() {
+        return tables;
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+        }
+        super.close();
+    }
+
+    /** The part of sqlite4java's native library name for this machine (its artifacts: linux-amd64, osx, ...). */
+    private static String sqlitePlatform() {
+        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch");
+        if (os.contains("mac")) {
+            return "osx";
+        }
+        if (os.contains("win")) {
+            return arch.contains("64") ? "win32-x64" : "win32-x86";
+        }
+        return "linux-" + switch (arch) {
+            case "amd64", "x86_64" -> "amd64";
+            case "x86", "i386", "i686" -> "i386";
+            default -> arch;
+        };
+    }
+}

@@ -1,0 +1,119 @@
+package org.carla.leaderboard.localstack.aws;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.carla.leaderboard.localstack.StackContext;
+import org.carla.leaderboard.localstack.process.ServerClassPath;
+import org.carla.leaderboard.localstack.process.ServerProcess;
+
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * SQS: ElasticMQ, from a generated configuration, with every configured queue and its {@code <name>-dlq} created
+ * through the SQS API, the queue's redrive policy sending a message to the dead-letter queue on its 6th receive.
+ */
+public final class ElasticMqServer extends LocalAwsServer {
+
+    public static final String NAME = "sqs";
+    /** The shared contract: a message received this many times without being deleted goes to the dead-letter queue. */
+    public static final int MAX_RECEIVE_COUNT = 5;
+    public static final String DEAD_LETTER_SUFFIX = "-dlq";
+
+    private final Map<String, String> queueUrls = new LinkedHashMap<>();
+    private final Map<String, String> deadLetterQueueUrls = new LinkedHashMap<>();
+    private SqsClient client;
+
+    public ElasticMqServer() {
+        super(NAME);
+    }
+
+    @Override
+    List<String> command(StackContext context, int port) throws Exception {
+        var config = context.workDir().resolve("elasticmq.conf");
+        Files.writeString(config, """
+                include classpath("application.conf")
+                node-address { protocol = "http", host = "127.0.0.1", port = %d, context-path = "" }
+                rest-sqs { enabled = true, bind-port = %d, bind-hostname = "127.0.0.1", sqs-limits = strict }
+                generate-node-address = false
+                aws { region = "%s", accountId = "000000000000" }
+                """.formatted(port, port, context.region()), StandardCharsets.UTF_8);
+        return ServerProcess.javaCommand(ServerClassPath.of("elasticmq"),
+                List.of("-Dconfig.file=" + config),
+                "org.carla.leaderboard.localstack.servers.elasticmq.ElasticMqLauncher", List.of());
+    }
+
+    @Override
+    void probe(URI endpoint, StackContext context) {
+        try (var probe = AwsClients.probe(SqsClient.builder(), endpoint, context.credentials(), context.region())) {
+            probe.listQueues();
+        }
+    }
+
+    @Override
+    void provision(URI endpoint, StackContext context) {
+        client = AwsClients.client(SqsClient.builder(), endpoint, context.credentials(), context.region());
+        for (String queue : context.queues()) {
+            String deadLetterUrl = client.createQueue(r -> r.queueName(queue + DEAD_LETTER_SUFFIX)).queueUrl();
+            String deadLetterArn = client.getQueueAttributes(r -> r.queueUrl(deadLetterUrl)
+                    .attributeNames(QueueAttributeName.QUEUE_ARN)).attributes().get(QueueAttributeName.QUEUE_ARN);
+            String redrivePolicy = "{\"deadLetterTargetArn\":\"" + deadLetterArn + "\",\"maxReceiveCount\":\""
+                    + MAX_RECEIVE_COUNT + "\"}";
+            String url = client.createQueue(r -> r.queueName(queue)
+                    .attributes(Map.of(QueueAttributeName.REDRIVE_POLICY, redrivePolicy))).queueUrl();
+            queueUrls.put(queue, url);
+            deadLetterQueueUrls.put(queue, deadLetterUrl);
+        }
+    }
+
+    @Override
+    String quarkusService() {
+        return "sqs";
+    }
+
+    @Override
+    Map<String, String> extraQuarkusConfig() {
+        var config = new LinkedHashMap<String, String>();
+        queueUrls.forEach((queue, url) -> {
+            config.put("queues." + queue + ".url", url);
+            config.put("queues." + queue + ".dead-letter-url", deadLetterQueueUrls.get(queue));
+        });
+        return config;
+    }
+
+    public SqsClient client() {
+        if (client == null) {
+            throw new IllegalStateException("sqs is not running");
+        }
+        return client;
+    }
+
+    public String queueUrl(String queue) {
+        return known(queueUrls, queue);
+    }
+
+    public String deadLetterQueueUrl(String queue) {
+        return known(deadLetterQueueUrls, queue);
+    }
+
+    private String known(Map<String, String> urls, String queue) {
+        var url = urls.get(queue);
+        if (url == null) {
+            throw new IllegalArgumentException("no queue '" + queue + "' in the stack; its queues: " + urls.keySet());
+        }
+        return url;
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+        }
+        super.close();
+    }
+}

@@ -1,0 +1,125 @@
+package org.carla.leaderboard.localstack.aws;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.carla.leaderboard.localstack.StackComponent;
+import org.carla.leaderboard.localstack.StackContext;
+import org.carla.leaderboard.localstack.process.FreePort;
+import org.carla.leaderboard.localstack.process.ServerProcess;
+import org.carla.leaderboard.localstack.process.ServerStartException;
+
+/**
+ * A local AWS server in a process of its own on 127.0.0.1: started on the configured port or a free one (another
+ * free one if that was taken meanwhile), ready when a real API call succeeds, then provisioned. Subclasses say how to
+ * start it, which call proves it ready, and what to create.
+ */
+abstract class LocalAwsServer implements StackComponent {
+
+    // Two shared cores and a cold JVM: ready within seconds usually, but never wait forever.
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final int PORT_ATTEMPTS = 3;
+
+    private final String name;
+    private ServerProcess process;
+    private URI endpoint;
+    private StackContext context;
+
+    LocalAwsServer(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final void start(StackContext context) throws Exception {
+        this.context = context;
+        for (int attempt = 1; ; attempt++) {
+            int port = context.port() != 0 ? context.port() : FreePort.onLoopback();
+            URI candidate = URI.create("http://127.0.0.1:" + port);
+            process = ServerProcess.start(name, command(context, port), context.workDir(),
+                    context.workDir().resolve(name + ".log"));
+            try {
+                process.awaitReady(READY_TIMEOUT, () -> probe(candidate, context));
+                endpoint = candidate;
+                break;
+            } catch (ServerStartException e) {
+                process.close();
+                if (!e.portInUse() || context.port() != 0 || attempt == PORT_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+        provision(endpoint, context);
+    }
+
+    /** The command line of the server process listening on 127.0.0.1:{@code port}. */
+    abstract List<String> command(StackContext context, int port) throws Exception;
+
+    /** One real request; throws while the server is not ready. */
+    abstract void probe(URI endpoint, StackContext context) throws Exception;
+
+    /** Creates what the configuration asks for (queues, tables, buckets). */
+    abstract void provision(URI endpoint, StackContext context) throws Exception;
+
+    /** The Quarkiverse extension's config prefix: {@code sqs}, {@code dynamodb}, {@code s3}. */
+    abstract String quarkusService();
+
+    /** Configuration keys beyond the client's endpoint, region and credentials. */
+    Map<String, String> extraQuarkusConfig() {
+        return Map.of();
+    }
+
+    @Override
+    public Map<String, URI> endpoints() {
+        return endpoint == null ? Map.of() : Map.of(name, endpoint);
+    }
+
+    @Override
+    public Map<String, String> quarkusConfig() {
+        if (endpoint == null) {
+            return Map.of();
+        }
+        String prefix = "quarkus." + quarkusService() + ".";
+        var config = new LinkedHashMap<String, String>();
+        config.put(prefix + "endpoint-override", endpoint.toString());
+        config.put(prefix + "aws.region", context.region());
+        config.put(prefix + "aws.credentials.type", "static");
+        config.put(prefix + "aws.credentials.static-provider.access-key-id", context.credentials().accessKeyId());
+        config.put(prefix + "aws.credentials.static-provider.secret-access-key",
+                context.credentials().secretAccessKey());
+        // The stack replaces the extensions' containers (and this machine has no Docker).
+        config.put(prefix + "devservices.enabled", "false");
+        config.putAll(extraQuarkusConfig());
+        return config;
+    }
+
+    @Override
+    public List<ProcessHandle> processes() {
+        return process == null ? List.of() : List.of(process.handle());
+    }
+
+    URI endpoint() {
+        if (endpoint == null) {
+            throw new IllegalStateException(name + " is not running");
+        }
+        return endpoint;
+    }
+
+    StackContext context() {
+        return context;
+    }
+
+    @Override
+    public void close() {
+        if (process != null) {
+            process.close();
+        }
+    }
+}

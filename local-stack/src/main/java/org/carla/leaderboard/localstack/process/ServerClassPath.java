@@ -1,0 +1,99 @@
+package org.carla.leaderboard.localstack.process;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The class path of a local server, as the module {@code local-stack/servers/<name>} recorded it at build time in
+ * {@code META-INF/local-stack/<name>.classpath}, plus that module's own classes (its launcher). Native libraries
+ * listed there (DynamoDB Local's sqlite4java) are kept apart from the class path entries.
+ *
+ * @param entries          jars and class folders, in the recorded order
+ * @param nativeLibraries  the recorded native libraries ({@code .so}, {@code .dylib}, {@code .dll})
+ */
+public record ServerClassPath(List<Path> entries, List<Path> nativeLibraries) {
+
+    private static final String BUILD_HINT = "build it with ./mvnw -B -pl local-stack -am package -DskipTests";
+
+    public static ServerClassPath of(String server) {
+        String resource = "META-INF/local-stack/" + server + ".classpath";
+        URL url = classLoader().getResource(resource);
+        if (url == null) {
+            throw new IllegalStateException("no " + resource + " on the class path: local-stack-server-" + server
+                    + " is missing; " + BUILD_HINT);
+        }
+        String recorded;
+        try (InputStream in = url.openStream()) {
+            recorded = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + url + ": " + e.getMessage(), e);
+        }
+        var entries = new ArrayList<Path>();
+        entries.add(codeSource(url, resource));
+        var nativeLibraries = new ArrayList<Path>();
+        for (String element : recorded.split(java.io.File.pathSeparator)) {
+            if (element.isBlank()) {
+                continue;
+            }
+            Path path = Path.of(element);
+            if (!Files.exists(path)) {
+                throw new IllegalStateException(server + " needs " + path + ", which is gone; " + BUILD_HINT);
+            }
+            String file = path.getFileName().toString();
+            if (file.endsWith(".so") || file.endsWith(".dylib") || file.endsWith(".dll")) {
+                nativeLibraries.add(path);
+            } else {
+                entries.add(path);
+            }
+        }
+        return new ServerClassPath(List.copyOf(entries), List.copyOf(nativeLibraries));
+    }
+
+    /** The class path as the {@code java -cp} argument. */
+    public String asArgument() {
+        return String.join(java.io.File.pathSeparator, entries.stream().map(Path::toString).toList());
+    }
+
+    /** The folder of the native library whose file name contains {@code fileNamePart}, e.g. {@code linux-amd64}. */
+    public Path nativeLibraryFolder(String fileNamePart) {
+        return nativeLibraries.stream()
+                .filter(library -> library.getFileName().toString().contains(fileNamePart))
+                .findFirst()
+                .map(Path::getParent)
+                .orElseThrow(() -> new IllegalStateException("no native library for " + fileNamePart + " among "
+                        + nativeLibraries));
+    }
+
+    /** The jar or class folder the resource was read from: the server module's own launcher lives there. */
+    private static Path codeSource(URL url, String resource) {
+        try {
+            String external = url.toString();
+            if (external.startsWith("jar:")) {
+                return Path.of(new java.net.URI(external.substring("jar:".length(), external.indexOf("!/"))));
+            }
+            if (external.startsWith("file:")) {
+                Path file = Path.of(url.toURI());
+                Path root = file;
+                for (int i = 0; i < Path.of(resource).getNameCount(); i++) {
+                    root = root.getParent();
+                }
+                return root;
+            }
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            throw new IllegalStateException("cannot locate the module of " + url + ": " + e.getMessage(), e);
+        }
+        throw new IllegalStateException("cannot locate the module of " + url + " (neither a jar nor a folder)");
+    }
+
+    private static ClassLoader classLoader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : ServerClassPath.class.getClassLoader();
+    }
+}

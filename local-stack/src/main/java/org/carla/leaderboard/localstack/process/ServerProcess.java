@@ -1,0 +1,160 @@
+package org.carla.leaderboard.localstack.process;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A local server running as a JVM process of its own, its output appended to a log file. Stopping is SIGTERM, then
+ * SIGKILL after a grace period. The server's stdin stays a pipe from this JVM: the launchers in
+ * {@code local-stack/servers} exit when it closes, so even a killed parent leaves no server behind.
+ */
+public final class ServerProcess implements AutoCloseable {
+
+    public static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+    private static final Logger LOG = Logger.getLogger(ServerProcess.class.getName());
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+
+    private ServerProcess(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+    }
+
+    /** {@code java <jvmOptions> -cp <class path> <mainClass> <args>} with this JVM's {@code java}. */
+    public static List<String> javaCommand(ServerClassPath classPath, List<String> jvmOptions, String mainClass,
+            List<String> args) {
+        var command = new ArrayList<String>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // Local servers for a developer's machine and the tests: start fast and stay small.
+        command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx384m", "-Djava.awt.headless=true"));
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(classPath.asArgument());
+        command.add(mainClass);
+        command.addAll(args);
+        return command;
+    }
+
+    public static ServerProcess start(String name, List<String> command, Path workDir, Path log) {
+        try {
+            Files.createDirectories(log.getParent());
+            Files.writeString(log, "== " + String.join(" ", command) + System.lineSeparator(), StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            Process process = new ProcessBuilder(command)
+                    .directory(workDir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+            return new ServerProcess(name, process, log);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A request that succeeds once the server is ready; any exception means not yet. */
+    @FunctionalInterface
+    public interface Probe {
+        void check() throws Exception;
+    }
+
+    /**
+     * Polls the probe until it succeeds, the process exits (fails at once, with the end of its log) or the timeout
+     * passes. The pause between polls is a wait on the process's exit, so a dying server is noticed immediately.
+     */
+    public void awaitReady(Duration timeout, Probe probe) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Exception last = null;
+        while (true) {
+            if (!process.isAlive()) {
+                throw new ServerStartException(name + " exited with code " + process.exitValue()
+                        + " before it was ready; " + log + " ends with:\n" + logTail(20), bindFailed());
+            }
+            try {
+                probe.check();
+                return;
+            } catch (Exception e) {
+                last = e;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new ServerStartException(name + " was not ready after " + timeout + " (last answer: " + last
+                        + "); " + log + " ends with:\n" + logTail(20), false);
+            }
+            try {
+                process.waitFor(POLL.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ServerStartException("interrupted while waiting for " + name, false);
+            }
+        }
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public ProcessHandle handle() {
+        return process.toHandle();
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** SIGTERM, then SIGKILL when the server has not exited after the grace period; waits for the exit. */
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        var descendants = process.descendants().toList();
+        process.destroy();
+        try {
+            if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warning(() -> name + " did not stop within " + STOP_GRACE + "; killing it");
+                process.destroyForcibly();
+                process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        if (process.isAlive()) {
+            LOG.log(Level.SEVERE, () -> name + " (pid " + process.pid() + ") is still running after SIGKILL");
+        }
+    }
+
+    private boolean bindFailed() {
+        String tail = logTail(200);
+        return tail.contains("Address already in use") || tail.contains("BindException")
+                || tail.contains("Failed to bind");
+    }
+
+    private String logTail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(log unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " (pid " + process.pid() + ")";
+    }
+}

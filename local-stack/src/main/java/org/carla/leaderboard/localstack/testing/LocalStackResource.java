@@ -1,0 +1,96 @@
+package org.carla.leaderboard.localstack.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.carla.leaderboard.localstack.LocalStack;
+import org.carla.leaderboard.localstack.RunningStack;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * The local stack for a service's {@code @QuarkusTest}:
+ * {@code @QuarkusTestResource(value = LocalStackResource.class, initArgs = @ResourceArg(name = "components", value = "sqs,s3"))}.
+ * Starts only the listed components (and what they require), returns the overrides that point the service at them,
+ * and fills {@code @InjectLocalStack RunningStack} fields.
+ *
+ * <p>Init args: {@code components} (comma-separated, default {@code sqs,dynamodb,s3}); {@code shared} (default
+ * {@code true}: one stack per test JVM and component set, stopped when the JVM exits, so tests restarting Quarkus do
+ * not restart the servers; {@code false}: a stack of this resource's own, stopped by {@link #stop()}); any
+ * {@code evaluation.*} key, to provision the tables and buckets of a test's own leaderboards (also returned as config).
+ * A shared stack's queues, tables and buckets outlive a test: purging them is the tests' business.
+ */
+public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
+
+    private static final Map<String, RunningStack> SHARED = new ConcurrentHashMap<>();
+
+    private List<String> components = List.of("sqs", "dynamodb", "s3");
+    private boolean shared = true;
+    private final Map<String, String> evaluation = new TreeMap<>();
+    private RunningStack stack;
+
+    @Override
+    public void init(Map<String, String> initArgs) {
+        var requested = initArgs.get("components");
+        if (requested != null) {
+            components = List.copyOf(new TreeSet<>(Arrays.stream(requested.split(","))
+                    .map(String::trim).filter(name -> !name.isEmpty()).toList()));
+        }
+        shared = Boolean.parseBoolean(initArgs.getOrDefault("shared", "true"));
+        initArgs.forEach((key, value) -> {
+            if (key.startsWith("evaluation.")) {
+                evaluation.put(key, value);
+            }
+        });
+    }
+
+    @Override
+    public Map<String, String> start() {
+        if (shared) {
+            String key = String.join(",", components) + evaluation;
+            stack = SHARED.compute(key, (k, running) -> running != null && running.started().containsAll(components)
+                    ? running
+                    : newStack(k));
+        } else {
+            stack = newStack("own");
+        }
+        return stack.quarkusConfig();
+    }
+
+    @Override
+    public void inject(TestInjector testInjector) {
+        testInjector.injectIntoFields(stack,
+                new TestInjector.AnnotatedAndMatchesType(InjectLocalStack.class, RunningStack.class));
+    }
+
+    @Override
+    public void stop() {
+        if (!shared && stack != null) {
+            stack.close();
+        }
+    }
+
+    private RunningStack newStack(String key) {
+        return LocalStack.builder()
+                .components(components)
+                .evaluation(evaluation)
+                .workDir(workDir(key))
+                .start();
+    }
+
+    /** Under the module's {@code target/} when the tests run from Maven, so the servers' logs stay for a look. */
+    private static Path workDir(String key) {
+        String name = "stack-" + ProcessHandle.current().pid() + "-" + Integer.toHexString(key.hashCode()) + "-"
+                + System.nanoTime();
+        Path target = Path.of("target");
+        Path parent = Files.isDirectory(target) ? target.resolve("local-stack")
+                : Path.of(System.getProperty("java.io.tmpdir"), "local-stack");
+        return parent.resolve(name);
+    }
+}
