@@ -15,11 +15,12 @@ class RelayMetrics {
     }
 
     void relayed(String type) {
-        registry.counter("relay.events", "type", type, "outcome", "relayed").increment();
+        registry.counter("relay.events.relayed", "type", type).increment();
     }
 
     void dropped(String type, String why) {
-        registry.counter("relay.events", "type", type, "outcome", "dropped", "why", why).increment();
+        // A name of its own: Prometheus wants one set of tag keys per name.
+        registry.counter("relay.events.dropped", "type", type, "why", why).increment();
     }
 
     void cancelRequested() {
