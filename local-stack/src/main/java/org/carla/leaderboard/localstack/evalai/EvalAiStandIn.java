@@ -30,10 +30,12 @@ public final class EvalAiStandIn implements AutoCloseable {
     private final Faults faults = new Faults();
     private final HostApi hostApi;
     private final String url;
+    private final String token;
 
     private EvalAiStandIn(EvalAiOptions options) throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 50);
         url = "http://127.0.0.1:" + server.getAddress().getPort();
+        token = options.token();
         submissions = new Submissions(options);
         hostApi = new HostApi(submissions, faults, options.token(), url);
         AdminApi admin = new AdminApi(submissions, faults, hostApi);
@@ -63,6 +65,14 @@ public final class EvalAiStandIn implements AutoCloseable {
     /** The base URL, for {@code quarkus.rest-client.evalai.url}: {@code http://127.0.0.1:<port>}. */
     public String url() {
         return url;
+    }
+
+    /**
+     * The configuration that points a Quarkus service's EvalAI client here: {@code quarkus.rest-client.evalai.url} and
+     * {@code evalai.token} (a test token; the map is for test configuration, never for logs).
+     */
+    public java.util.Map<String, String> quarkusConfig() {
+        return java.util.Map.of("quarkus.rest-client.evalai.url", url, "evalai.token", token);
     }
 
     public int port() {

@@ -37,6 +37,27 @@ public final class KubernetesApiServer implements AutoCloseable {
         this.defaultNamespace = defaultNamespace;
     }
 
+    /**
+     * The CRUD dispatcher treats {@code status} as a subresource for custom resources only; here the built-in kinds
+     * that have one in a real cluster get it too, so a plain update leaves the status alone and only {@code /status}
+     * writes it (a test that edits a Job's status the wrong way fails here as it would against a cluster).
+     */
+    private static final class StatusAwareDispatcher extends KubernetesCrudDispatcher {
+
+        private static final java.util.regex.Pattern BUILT_IN_WITH_STATUS = java.util.regex.Pattern.compile(
+                "^/(?:api/v1|apis/(?:batch|apps)/v1)/(?:namespaces/[^/]+/)?"
+                        + "(?:pods|jobs|cronjobs|deployments|statefulsets|replicasets|daemonsets)(?:[/?].*)?$");
+
+        StatusAwareDispatcher() {
+            super(List.of());
+        }
+
+        @Override
+        public boolean isStatusSubresourceEnabledForResource(String path) {
+            return BUILT_IN_WITH_STATUS.matcher(path).matches() || super.isStatusSubresourceEnabledForResource(path);
+        }
+    }
+
     /** Starts on {@code port} (0 = a free port) with the {@value #SUBMISSIONS_NAMESPACE} namespace. */
     public static KubernetesApiServer start(int port) {
         return start(port, List.of(SUBMISSIONS_NAMESPACE));
@@ -49,7 +70,7 @@ public final class KubernetesApiServer implements AutoCloseable {
         }
         REQUEST_LOG.setLevel(java.util.logging.Level.WARNING);
         var server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(List.of()), false);
+                new StatusAwareDispatcher(), false);
         try {
             server.init(InetAddress.getLoopbackAddress(), port);
         } catch (RuntimeException e) {
@@ -72,6 +93,13 @@ public final class KubernetesApiServer implements AutoCloseable {
     /** The API server URL, for {@code quarkus.kubernetes-client.api-server-url}. */
     public String url() {
         return url;
+    }
+
+    /** The configuration that points a Quarkus service's Kubernetes client here, in the submissions namespace. */
+    public java.util.Map<String, String> quarkusConfig() {
+        return java.util.Map.of("quarkus.kubernetes-client.api-server-url", url,
+                "quarkus.kubernetes-client.namespace", defaultNamespace,
+                "quarkus.kubernetes-client.trust-certs", "true");
     }
 
     public int port() {

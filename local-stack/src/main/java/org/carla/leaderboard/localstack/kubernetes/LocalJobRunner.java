@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -57,6 +58,13 @@ public final class LocalJobRunner implements AutoCloseable {
     /** Starts watching the options' namespace; returns once the informer has listed the existing Jobs. */
     public static LocalJobRunner start(LocalJobRunnerOptions options) {
         return new LocalJobRunner(options);
+    }
+
+    /** The operating-system processes of every pod running now, descendants included. */
+    public List<ProcessHandle> processes() {
+        List<ProcessHandle> handles = new ArrayList<>();
+        running.values().forEach(run -> handles.addAll(run.processes()));
+        return handles;
     }
 
     private synchronized void reconcile(Job job) {

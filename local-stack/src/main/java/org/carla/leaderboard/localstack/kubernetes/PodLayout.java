@@ -62,7 +62,8 @@ final class PodLayout {
     }
 
     /** Resolves a container to a local process, or throws {@link IllegalArgumentException} saying why it cannot run. */
-    Launch launch(Container container, ImageProfile profile, String podName) throws IOException {
+    Launch launch(Container container, ImageProfile profile, String podName, Map<String, String> podFields)
+            throws IOException {
         requireName(container.getName(), DNS_LABEL, "container name");
         List<Map.Entry<String, Path>> mounts = mounts(container);
 
@@ -77,7 +78,12 @@ final class PodLayout {
         env.putAll(profile.env());
         for (EnvVar variable : container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()) {
             if (variable.getValueFrom() != null) {
-                // Secrets, config maps and field references have no local source; the container sees them unset.
+                var field = variable.getValueFrom().getFieldRef();
+                String value = field == null ? null : podFields.get(field.getFieldPath());
+                // Secrets, config maps and resource fields have no local source: the container sees them unset.
+                if (value != null) {
+                    env.put(variable.getName(), value);
+                }
                 continue;
             }
             String value = expand(variable.getValue() == null ? "" : variable.getValue(), env);

@@ -2,18 +2,16 @@ package org.carla.leaderboard.localstack.kubernetes;
 
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -21,13 +19,7 @@ import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
-import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
-import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -41,8 +33,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 final class PodRun {
 
     private static final Logger LOG = Logger.getLogger(PodRun.class);
-    private static final String SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static final int DEFAULT_BACKOFF_LIMIT = 6;
 
     private final LocalJobRunnerOptions options;
@@ -59,43 +49,48 @@ final class PodRun {
     private boolean finished;
     private boolean ready;
 
-    /** The kubelet's view of one container. */
-    private static final class ContainerRun {
-        final Container spec;
-        final boolean init;
-        int restarts;
-        Process process;
-        ContainerState state = waiting("PodInitializing", null);
-        ContainerState lastState = new ContainerState();
-        String startedAt;
-        boolean succeeded;
-
-        ContainerRun(Container spec, boolean init) {
-            this.spec = spec;
-            this.init = init;
-        }
-    }
-
     PodRun(LocalJobRunnerOptions options, Job job) {
         this.options = options;
         this.writer = new JobStatusWriter(options.client(), options.namespace());
         this.job = job;
         this.jobName = job.getMetadata().getName();
-        this.podName = podName(jobName);
+        this.podName = PodObjects.podName(jobName);
         PodSpec spec = job.getSpec().getTemplate().getSpec();
         Objects.requireNonNullElse(spec.getInitContainers(), List.<Container>of())
                 .forEach(container -> initContainers.add(new ContainerRun(container, true)));
         Objects.requireNonNullElse(spec.getContainers(), List.<Container>of())
                 .forEach(container -> containers.add(new ContainerRun(container, false)));
-        this.thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        var executor = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread t = new Thread(runnable, "job-" + jobName);
             t.setDaemon(true);
             return t;
         });
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+        this.thread = executor;
     }
 
     String uid() {
         return job.getMetadata().getUid();
+    }
+
+    /** The pod's live processes and their descendants (any thread may ask). */
+    List<ProcessHandle> processes() {
+        List<ProcessHandle> handles = new ArrayList<>();
+        for (ContainerRun container : allContainers()) {
+            Process process = container.process;
+            if (process != null && process.isAlive()) {
+                handles.add(process.toHandle());
+                process.descendants().forEach(handles::add);
+            }
+        }
+        return handles;
+    }
+
+    private List<ContainerRun> allContainers() {
+        List<ContainerRun> all = new ArrayList<>(initContainers);
+        all.addAll(containers);
+        return all;
     }
 
     void start() {
@@ -113,9 +108,14 @@ final class PodRun {
                 cancelDeadline();
                 stopProcesses();
                 if (deletePod && pod != null) {
-                    options.client().pods().inNamespace(options.namespace()).withName(podName).delete();
+                    deletePod();
                 }
             }).get(gracePeriod().plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // The pod had already ended (its thread is gone with its processes): only the object is left.
+            if (deletePod) {
+                deletePod();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
@@ -125,21 +125,32 @@ final class PodRun {
         }
     }
 
+    private void deletePod() {
+        options.client().pods().inNamespace(options.namespace()).withName(podName).delete();
+    }
+
+    /** The pod has ended: its thread goes, dropping any restart or deadline still scheduled. */
+    private void release() {
+        thread.shutdown();
+    }
+
     private void begin() {
         try {
-            layout = new PodLayout(options.workRoot(), jobName, job.getSpec().getTemplate().getSpec());
-            pod = options.client().pods().inNamespace(options.namespace()).resource(newPod()).create();
             Job started = writer.started(jobName);
             if (started == null) {
                 return;
             }
+            // The deadline first: a pod that cannot be created must not leave its Job active for ever.
             scheduleDeadline(Instant.parse(started.getStatus().getStartTime()));
+            layout = new PodLayout(options.workRoot(), jobName, job.getSpec().getTemplate().getSpec());
+            pod = options.client().pods().inNamespace(options.namespace())
+                    .resource(PodObjects.newPod(job, podName, options.namespace())).create();
             LOG.infof("job %s: pod %s started (%d init containers, %d containers) in %s", jobName, podName,
                     initContainers.size(), containers.size(), layout.jobFolder());
             publish();
             runInit(0);
         } catch (IOException | RuntimeException e) {
-            // Like a pod the kubelet cannot start: the Job stays active until its deadline, and the log says why.
+            // As when the controller cannot create the pod: the Job stays active until its deadline; the log says why.
             LOG.errorf("job %s: cannot run its pod: %s", jobName, e.getMessage());
         }
     }
@@ -161,29 +172,33 @@ final class PodRun {
         if (profile == null) {
             LOG.errorf("job %s: no image profile matches %s (container %s)", jobName, container.spec.getImage(),
                     container.spec.getName());
-            container.state = waiting("ErrImagePull", "no local image profile matches " + container.spec.getImage());
+            container.state = ContainerRun.waiting("ErrImagePull",
+                    "no local image profile matches " + container.spec.getImage());
             publish();
             return;
         }
         Process process;
         try {
-            PodLayout.Launch launch = layout.launch(container.spec, profile, podName);
+            PodLayout.Launch launch = layout.launch(container.spec, profile, podName, PodObjects.fields(pod));
             var builder = new ProcessBuilder(launch.argv()).directory(launch.workingDirectory().toFile())
                     .redirectErrorStream(true).redirectOutput(Redirect.appendTo(launch.logFile().toFile()))
                     .redirectInput(Redirect.from(new java.io.File("/dev/null")));
             builder.environment().clear();
             builder.environment().putAll(launch.env());
             process = builder.start();
-        } catch (IOException | IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
+            // The kubelet's CreateContainerConfigError: nothing ran, nothing to restart; the deadline ends the Job.
+            LOG.errorf("job %s: container %s is misconfigured: %s", jobName, container.name(), e.getMessage());
+            container.state = ContainerRun.waiting("CreateContainerConfigError", e.getMessage());
+            publish();
+            return;
+        } catch (IOException e) {
             LOG.errorf("job %s: container %s cannot start: %s", jobName, container.spec.getName(), e.getMessage());
             String now = JobStatusWriter.now();
             exited(container, null, 128, "StartError", e.getMessage(), now);
             return;
         }
-        container.process = process;
-        container.startedAt = JobStatusWriter.now();
-        container.state = new ContainerStateBuilder().withNewRunning().withStartedAt(container.startedAt).endRunning()
-                .build();
+        container.running(process, JobStatusWriter.now());
         LOG.infof("job %s: container %s started (pid %d, restart %d)", jobName, container.spec.getName(),
                 process.pid(), container.restarts);
         publish();
@@ -197,9 +212,7 @@ final class PodRun {
             return;
         }
         container.process = null;
-        ContainerState terminated = new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode)
-                .withReason(reason).withMessage(message).withStartedAt(container.startedAt).withFinishedAt(finishedAt)
-                .endTerminated().build();
+        ContainerState terminated = container.terminated(exitCode, reason, message, finishedAt);
         LOG.infof("job %s: container %s exited with %d", jobName, container.spec.getName(), exitCode);
         if (exitCode == 0) {
             container.state = terminated;
@@ -229,7 +242,8 @@ final class PodRun {
         container.restarts++;
         container.lastState = terminated;
         Duration delay = backoff(container.restarts);
-        container.state = waiting("CrashLoopBackOff", "back-off " + delay.toMillis() + "ms restarting failed container="
+        container.state = ContainerRun.waiting("CrashLoopBackOff", "back-off " + delay.toMillis()
+                + "ms restarting failed container="
                 + container.spec.getName() + " pod=" + podName);
         publish();
         thread.schedule(() -> launch(container), delay.toMillis(), TimeUnit.MILLISECONDS);
@@ -241,6 +255,7 @@ final class PodRun {
         publish("Succeeded", null);
         writer.complete(jobName);
         LOG.infof("job %s: complete", jobName);
+        release();
     }
 
     private void fail(String reason, String message) {
@@ -250,6 +265,7 @@ final class PodRun {
         publish("Failed", reason);
         writer.failed(jobName, reason, message);
         LOG.infof("job %s: failed (%s)", jobName, reason);
+        release();
     }
 
     private void scheduleDeadline(Instant startTime) {
@@ -278,8 +294,7 @@ final class PodRun {
         ProcessTree.stop(running.stream().map(c -> c.process.toHandle()).toList(), gracePeriod());
         for (ContainerRun container : running) {
             int exitCode = container.process.isAlive() ? 137 : container.process.exitValue();
-            container.state = new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode).withReason("Error")
-                    .withStartedAt(container.startedAt).withFinishedAt(JobStatusWriter.now()).endTerminated().build();
+            container.state = container.terminated(exitCode, "Error", null, JobStatusWriter.now());
             container.process = null;
         }
     }
@@ -314,52 +329,9 @@ final class PodRun {
         status.setHostIP("127.0.0.1");
         status.setPodIP("127.0.0.1");
         status.setStartTime(pod.getMetadata().getCreationTimestamp());
-        status.setInitContainerStatuses(initContainers.stream().map(this::status).toList());
-        status.setContainerStatuses(containers.stream().map(this::status).toList());
+        status.setInitContainerStatuses(initContainers.stream().map(ContainerRun::status).toList());
+        status.setContainerStatuses(containers.stream().map(ContainerRun::status).toList());
         pod.setStatus(status);
         writer.podStatus(pod);
-    }
-
-    private ContainerStatus status(ContainerRun container) {
-        return new ContainerStatusBuilder().withName(container.spec.getName()).withImage(container.spec.getImage())
-                .withImageID("").withRestartCount(container.restarts).withState(container.state)
-                .withLastState(container.lastState).withReady(container.process != null && !container.init)
-                .withStarted(container.process != null)
-                .withContainerID(container.process == null ? null : "local://" + container.process.pid()).build();
-    }
-
-    private Pod newPod() {
-        Map<String, String> labels = new LinkedHashMap<>();
-        var template = job.getSpec().getTemplate();
-        if (template.getMetadata() != null && template.getMetadata().getLabels() != null) {
-            labels.putAll(template.getMetadata().getLabels());
-        }
-        labels.put("job-name", jobName);
-        labels.put("controller-uid", uid());
-        labels.put("batch.kubernetes.io/job-name", jobName);
-        labels.put("batch.kubernetes.io/controller-uid", uid());
-        var metadata = new ObjectMetaBuilder().withName(podName).withNamespace(options.namespace()).withLabels(labels)
-                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("batch/v1").withKind("Job")
-                        .withName(jobName).withUid(uid()).withController(true).withBlockOwnerDeletion(true).build());
-        if (template.getMetadata() != null && template.getMetadata().getAnnotations() != null) {
-            metadata.withAnnotations(template.getMetadata().getAnnotations());
-        }
-        return new PodBuilder().withMetadata(metadata.build())
-                .withSpec(new io.fabric8.kubernetes.api.model.PodSpecBuilder(template.getSpec())
-                        .withNodeName("localhost").build())
-                .withNewStatus().withPhase("Pending").endStatus().build();
-    }
-
-    private static ContainerState waiting(String reason, String message) {
-        return new ContainerStateBuilder().withNewWaiting().withReason(reason).withMessage(message).endWaiting().build();
-    }
-
-    private static String podName(String jobName) {
-        var suffix = new StringBuilder();
-        for (int i = 0; i < 5; i++) {
-            suffix.append(SUFFIX_ALPHABET.charAt(RANDOM.nextInt(SUFFIX_ALPHABET.length())));
-        }
-        String prefix = jobName.length() > 57 ? jobName.substring(0, 57) : jobName;
-        return prefix + "-" + suffix;
     }
 }

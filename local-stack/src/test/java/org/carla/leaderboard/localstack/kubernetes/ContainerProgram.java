@@ -10,7 +10,8 @@ import java.util.Arrays;
  * A container's program for the runner's tests, run as a real process: {@code stamp FILE MILLIS} writes its start
  * and end times; {@code fail FILE CODE} appends a line and exits with CODE; {@code env FILE NAME...} writes the named
  * variables and its arguments; {@code spawn FILE} starts a child {@code sleep} and writes both pids, then waits;
- * {@code say TEXT} prints TEXT on stdout and stderr.
+ * {@code install DIR} copies {@code /bin/true} to {@code DIR/pod-runtime}; {@code say TEXT [CODE]} prints TEXT on
+ * stdout and stderr and exits with CODE.
  */
 public final class ContainerProgram {
 
@@ -37,6 +38,12 @@ public final class ContainerProgram {
                 Process child = new ProcessBuilder("sleep", "300").start();
                 append(Path.of(args[1]), ProcessHandle.current().pid() + " " + child.pid());
                 child.waitFor();
+            }
+            case "install" -> {
+                // Like pod-runtime's install: puts an executable (here /bin/true) into the shared volume.
+                Path target = Path.of(args[1]).resolve("pod-runtime");
+                Files.copy(Path.of("/bin/true"), target);
+                target.toFile().setExecutable(true);
             }
             case "say" -> {
                 System.out.println("out: " + args[1]);

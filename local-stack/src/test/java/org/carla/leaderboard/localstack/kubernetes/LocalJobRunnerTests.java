@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -87,6 +88,58 @@ class LocalJobRunnerTests {
         assertThat(pod.getStatus().getPhase()).isEqualTo("Succeeded");
         assertThat(pod.getStatus().getContainerStatuses()).extracting(s -> s.getState().getTerminated().getExitCode())
                 .containsOnly(0);
+
+        // The launcher deletes a finished Job; its pod goes with it, as the garbage collector would remove it.
+        jobs().withName("init-order").withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND)
+                .delete();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.pods().withLabel("job-name", "init-order").list().getItems().isEmpty());
+    }
+
+    @Test
+    void runsWhatAnInitContainerInstalledIntoASharedVolume() {
+        var install = new ContainerBuilder().withName("install-pod-runtime").withImage(PROGRAM_IMAGE)
+                .withCommand("/usr/local/bin/program", "install", "/opt/pod-runtime")
+                .addNewVolumeMount().withName("pod-runtime").withMountPath("/opt/pod-runtime").endVolumeMount().build();
+        var agent = new ContainerBuilder().withName("agent-1").withImage("participant/agent:happy")
+                .withCommand("/opt/pod-runtime/pod-runtime", "agent")
+                .addNewVolumeMount().withName("pod-runtime").withMountPath("/opt/pod-runtime").endVolumeMount().build();
+        Job job = job("installed", 0, null, List.of(install), List.of(agent));
+        job.getSpec().getTemplate().getSpec().getVolumes().add(new io.fabric8.kubernetes.api.model.VolumeBuilder()
+                .withName("pod-runtime").withNewEmptyDir().endEmptyDir().build());
+        client.batch().v1().jobs().resource(job).create();
+
+        Job done = awaitCondition("installed", "Complete");
+
+        assertThat(done.getStatus().getSucceeded()).isEqualTo(1);
+        assertThat(volume("installed", "pod-runtime").resolve("pod-runtime")).isExecutable();
+    }
+
+    @Test
+    void keepsAContainerThatEscapesItsVolumeFromRunningUntilTheDeadline() {
+        Container escaping = program("escape", "stamp", "/data/x", "1");
+        escaping.getVolumeMounts().get(0).setSubPath("../../outside");
+        client.batch().v1().jobs().resource(job("escaping", 6, 2L, List.of(), List.of(escaping))).create();
+
+        Job failed = awaitCondition("escaping", "Failed");
+
+        assertThat(condition(failed, "Failed").getReason()).isEqualTo("DeadlineExceeded");
+        assertThat(containerStatus(onlyPod(failed), "escape").getState().getWaiting().getReason())
+                .isEqualTo("CreateContainerConfigError");
+        assertThat(workRoot.resolve("outside")).doesNotExist();
+        assertThat(workRoot.resolve("escaping").resolve("volumes").resolve("data").resolve("x")).doesNotExist();
+    }
+
+    @Test
+    void leavesAContainerWhoseImageHasNoProfileWaitingUntilTheDeadline() {
+        Job job = job("unknown-image", 6, 2L, List.of(), List.of(new ContainerBuilder().withName("c")
+                .withImage("docker.io/library/unknown:1").withCommand("/bin/true").build()));
+        client.batch().v1().jobs().resource(job).create();
+
+        Job failed = awaitCondition("unknown-image", "Failed");
+
+        assertThat(condition(failed, "Failed").getReason()).isEqualTo("DeadlineExceeded");
+        assertThat(containerStatus(onlyPod(failed), "c").getState().getWaiting().getReason()).isEqualTo("ErrImagePull");
     }
 
     @Test
@@ -136,6 +189,8 @@ class LocalJobRunnerTests {
         pids.add(Long.parseLong(containerStatus(onlyPod(jobs().withName("deleted").get()), "sleeper").getContainerID()
                 .substring("local://".length())));
 
+        assertThat(runner.processes()).extracting(ProcessHandle::pid).containsAll(pids);
+
         jobs().withName("deleted").withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND)
                 .delete();
 
@@ -143,16 +198,21 @@ class LocalJobRunnerTests {
                 .untilAsserted(() -> assertThat(pids).allSatisfy(pid -> assertThat(alive(pid)).isFalse()));
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> client.pods().withLabel("job-name", "deleted").list().getItems().isEmpty());
+        assertThat(runner.processes()).isEmpty();
     }
 
     @Test
     void mapsMountPathsInEnvAndArgumentsAndLogsEachContainerToItsOwnFile() throws IOException {
-        Container env = program("env", "env", "/tmp/logs/env.txt", "LOGS_DIR", "STATUS_DIR", "NEAR_MISS", "SUBDIR",
-                "FROM_PROFILE");
+        Container env = program("env", "env", "$(LOGS_DIR)/env.txt", "LOGS_DIR", "STATUS_DIR", "NEAR_MISS", "SUBDIR",
+                "FROM_PROFILE", "JOB_LABEL", "SECRET");
         env.setEnv(List.of(new EnvVar("LOGS_DIR", "/tmp/logs", null),
                 new EnvVar("STATUS_DIR", "/tmp/logs/containers-status", null),
                 new EnvVar("NEAR_MISS", "/tmp/logsbook", null),
-                new EnvVar("SUBDIR", "/work/shared/x", null)));
+                new EnvVar("SUBDIR", "/work/shared/x", null),
+                new EnvVarBuilder().withName("JOB_LABEL").withNewValueFrom().withNewFieldRef()
+                        .withFieldPath("metadata.labels['job-name']").endFieldRef().endValueFrom().build(),
+                new EnvVarBuilder().withName("SECRET").withNewValueFrom().withNewSecretKeyRef("token", "evalai", false)
+                        .endValueFrom().build()));
         env.setVolumeMounts(List.of(
                 new VolumeMountBuilder().withName("logs").withMountPath("/tmp/logs").build(),
                 new VolumeMountBuilder().withName("data").withMountPath("/work/shared").withSubPath("agent1").build()));
@@ -173,6 +233,8 @@ class LocalJobRunnerTests {
                 "NEAR_MISS=/tmp/logsbook",
                 "SUBDIR=" + data.resolve("agent1").resolve("x"),
                 "FROM_PROFILE=profile-value",
+                "JOB_LABEL=mapping",
+                "SECRET=null",
                 "cwd=" + workRoot.resolve("mapping").resolve("containers").resolve("env"));
         Path jobLogs = workRoot.resolve("mapping").resolve("logs");
         // backoffLimit 1: the talker ran twice, its log file kept both runs; the other container has a file of its own.
@@ -220,6 +282,7 @@ class LocalJobRunnerTests {
                                         ContainerProgram.class.getName()))
                         .withEnv(Map.of("FROM_PROFILE", "profile-value", "LOGS_DIR", "overridden-by-the-container")))
                 .profile(ImageProfile.forImages("registry\\.local/host-tools:.*"))
+                .profile(ImageProfile.forImages("participant/.*"))
                 .build();
     }
 
