@@ -57,7 +57,7 @@ final class GivenSubmission {
     static GivenSubmission submitted(RunningStack stack, long phasePk) {
         long teamId = TEAMS.incrementAndGet();
         var phase = stack.evaluation().phases().get(Long.toString(phasePk));
-        SubmissionView view = EvalAiStandInResource.standIn().createSubmission(
+        SubmissionView view = stack.evalAi().createSubmission(
                 NewSubmission.of(teamId, "Team " + teamId, phasePk, "registry.example/team/agent:1"));
         var identity = new SubmissionIdentity(view.pk(), view.challengePk(), phasePk, teamId, "Team " + teamId,
                 phase.leaderboard(), phase.track());
@@ -176,6 +176,6 @@ final class GivenSubmission {
     }
 
     SubmissionView onEvalAi() {
-        return EvalAiStandInResource.standIn().submission(pk()).orElseThrow();
+        return stack.evalAi().submission(pk()).orElseThrow();
     }
 }

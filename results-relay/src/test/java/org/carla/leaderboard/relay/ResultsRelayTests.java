@@ -27,9 +27,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /** A submission's life as EvalAI and the submissions table see it, from the events the relay consumes. */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3"),
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
         @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
-@QuarkusTestResource(EvalAiStandInResource.class)
 class ResultsRelayTests {
 
     static final long SENSORS = 2077;
@@ -140,15 +139,15 @@ class ResultsRelayTests {
         var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(Map.of(), "Completed 1 out of the 2 routes\n");
         given.send(given.jobStarted(), given.progress(1, 2));
         await().atMost(PATIENCE).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
-        int partialsBefore = EvalAiCalls.partialUpdates(EvalAiStandInResource.standIn().calls(), given.pk()).size();
+        int partialsBefore = EvalAiCalls.partialUpdates(stack.evalAi().calls(), given.pk()).size();
 
-        EvalAiStandInResource.standIn().cancel(given.pk());
+        stack.evalAi().cancel(given.pk());
         given.send(given.progress(1, 2));
 
         String control = given.id() + "/control/cancel";
         await().atMost(PATIENCE).until(() -> stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control))
                 .keyCount() == 1);
-        assertThat(EvalAiCalls.partialUpdates(EvalAiStandInResource.standIn().calls(), given.pk())).hasSize(partialsBefore);
+        assertThat(EvalAiCalls.partialUpdates(stack.evalAi().calls(), given.pk())).hasSize(partialsBefore);
         assertThat(given.onEvalAi().status()).isEqualTo("cancelled");
 
         // logcopy saw the control object, wrote the cancel status file and uploaded; the Job ended.
