@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.inject.Inject;
+
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
@@ -22,6 +24,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
@@ -39,6 +43,9 @@ class RelayOrderingTests {
 
     @InjectLocalStack
     RunningStack stack;
+
+    @Inject
+    MeterRegistry registry;
 
     @AfterEach
     void evalAiRecovers() {
@@ -148,10 +155,8 @@ class RelayOrderingTests {
     }
 
     /** Events dropped because their submission was already final. */
-    private static double dropped() {
-        return metrics().lines()
-                .filter(line -> line.startsWith("relay_events_dropped_total{") && line.contains("why=\"final\""))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .sum();
+    private double dropped() {
+        return registry.find("relay.events.dropped").tag("why", "final").counters().stream()
+                .mapToDouble(Counter::count).sum();
     }
 }

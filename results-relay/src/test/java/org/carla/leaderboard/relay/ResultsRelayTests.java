@@ -160,6 +160,21 @@ class ResultsRelayTests {
     }
 
     @Test
+    void aSubmissionCancelledOnEvalAiBeforeItsJobStartedIsNotMarkedRunning() {
+        var given = GivenSubmission.submitted(stack, SENSORS);
+        stack.evalAi().cancel(given.pk());
+
+        given.send(given.jobStarted());
+
+        String control = given.id() + "/control/cancel";
+        await().atMost(PATIENCE).until(() -> stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control))
+                .keyCount() == 1);
+        assertThat(EvalAiCalls.runningUpdates(stack.evalAi().calls(), given.pk())).isEmpty();
+        assertThat(given.onEvalAi().status()).isEqualTo("cancelled");
+        assertThat(given.record().get("job_name").s()).isEqualTo(given.jobName);
+    }
+
+    @Test
     void aTeamWithoutTheQualifierIsToldToRunItFirst() {
         var given = GivenSubmission.submitted(stack, SENSORS);
 
