@@ -1,12 +1,21 @@
 package org.carla.leaderboard.podruntime;
 
 import io.quarkus.picocli.runtime.annotations.TopCommand;
+
+import org.carla.leaderboard.podruntime.logcopy.LogcopyCommand;
+import org.carla.leaderboard.podruntime.results.EvalAiFilesCommand;
+import org.carla.leaderboard.podruntime.results.MergeResultsCommand;
+
 import picocli.CommandLine.Command;
 
 /** pod-runtime: one executable, one sub-command per role of a submission's Job. */
 @TopCommand
 @Command(name = "pod-runtime", mixinStandardHelpOptions = true,
         description = "Supervises the real process of one container of a submission's Job.",
-        subcommands = {})
+        subcommands = {
+            LogcopyCommand.class,
+            MergeResultsCommand.class,
+            EvalAiFilesCommand.class,
+        })
 public class PodRuntimeCommand {
 }

@@ -42,19 +42,31 @@ public final class EvalAiFiles {
         } catch (NoSuchFileException e) {
             text = null;
         }
+        for (Map.Entry<String, String> file : texts(text).entrySet()) {
+            ResultsJson.writeText(outDir.resolve(file.getKey()), file.getValue());
+        }
+    }
+
+    /**
+     * The files' names and texts for the merged checkpoint's text ({@code null} when there is none: then no
+     * metadata). An unparsable checkpoint gives the initial results and stdout.
+     */
+    public static Map<String, String> texts(String mergedText) {
         Optional<CheckpointFile> file = Optional.empty();
-        if (text != null) {
+        if (mergedText != null) {
             try {
-                file = Optional.of(ResultsJson.parse(text));
+                file = Optional.of(ResultsJson.parse(mergedText));
             } catch (IllegalArgumentException e) {
                 file = Optional.empty();
             }
         }
-        ResultsJson.writeText(outDir.resolve(RESULTS), ResultsJson.write(results(file)));
-        ResultsJson.writeText(outDir.resolve(STDOUT), Stdout.of(file));
-        if (text != null) {
-            ResultsJson.writeText(outDir.resolve(METADATA), text);
+        var texts = new LinkedHashMap<String, String>();
+        texts.put(RESULTS, ResultsJson.write(results(file)));
+        texts.put(STDOUT, Stdout.of(file));
+        if (mergedText != null) {
+            texts.put(METADATA, mergedText);
         }
+        return texts;
     }
 
     /** {@code results.json}: one "leaderboard" split with the 15 accuracies, all 0 until the global record exists. */

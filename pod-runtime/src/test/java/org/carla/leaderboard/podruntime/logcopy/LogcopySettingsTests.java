@@ -1,0 +1,76 @@
+package org.carla.leaderboard.podruntime.logcopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class LogcopySettingsTests {
+
+    private static Map<String, String> env() {
+        var env = new HashMap<String, String>();
+        env.put("S3_BUCKET", "carla-leaderboard-20");
+        env.put("SUBMISSION_EVENTS_QUEUE_URL", "http://127.0.0.1:9324/000000000000/submission-events");
+        env.put("WORKER_PAIRS", "4");
+        env.put("EXPECTED_ROUTES", "20");
+        env.put("SUBMISSION_PK", "123456");
+        env.put("CHALLENGE_PK", "7");
+        env.put("PHASE_PK", "2077");
+        env.put("TEAM_ID", "42");
+        env.put("TEAM_NAME", "the team");
+        env.put("LEADERBOARD", "leaderboard-20");
+        env.put("TRACK", "SENSORS");
+        return env;
+    }
+
+    @Test
+    void readsTheJobsEnvironmentWithTheContractsDefaults() {
+        LogcopySettings settings = LogcopySettings.fromEnv(env());
+
+        assertThat(settings.logsDir()).isEqualTo(Path.of("/tmp/logs"));
+        assertThat(settings.statusDir()).isEqualTo(Path.of("/tmp/logs/containers-status"));
+        assertThat(settings.period()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(settings.submissionId()).isEqualTo("123456");
+        assertThat(settings.prefix()).isEqualTo("123456/");
+        assertThat(settings.workerPairs()).isEqualTo(4);
+        assertThat(settings.expectedRoutes()).hasValue(20);
+        assertThat(settings.identity().teamName()).isEqualTo("the team");
+    }
+
+    @Test
+    void theLocalRunnerMovesTheFoldersAndThePeriod() {
+        var env = env();
+        env.put("LOGS_DIR", "/work/run/logs");
+        env.put("STATUS_DIR", "/work/run/status");
+        env.put("LOGS_PERIOD", "0.5");
+        assertThat(LogcopySettings.fromEnv(env).logsDir()).isEqualTo(Path.of("/work/run/logs"));
+        assertThat(LogcopySettings.fromEnv(env).statusDir()).isEqualTo(Path.of("/work/run/status"));
+        assertThat(LogcopySettings.fromEnv(env).period()).isEqualTo(Duration.ofMillis(500));
+        env.put("LOGS_PERIOD", "PT1M");
+        assertThat(LogcopySettings.fromEnv(env).period()).isEqualTo(Duration.ofMinutes(1));
+    }
+
+    @Test
+    void aBadValueIsNamed() {
+        var env = env();
+        env.remove("S3_BUCKET");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessage("S3_BUCKET is not set");
+        env.put("S3_BUCKET", "b");
+        env.put("WORKER_PAIRS", "zero");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessageStartingWith("WORKER_PAIRS must be");
+        env.put("WORKER_PAIRS", "2");
+        env.put("LOGS_PERIOD", "soon");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessageStartingWith("LOGS_PERIOD must be");
+        env.remove("LOGS_PERIOD");
+        env.put("SUBMISSION_ID", "../other");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessageStartingWith("SUBMISSION_ID must be");
+        env.remove("SUBMISSION_ID");
+        env.put("SUBMISSION_PK", "0");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessageContaining("submission_pk");
+    }
+}
