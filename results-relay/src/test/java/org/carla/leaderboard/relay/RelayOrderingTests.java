@@ -54,7 +54,7 @@ class RelayOrderingTests {
 
     @Test
     void duplicateAndLateEventsNeitherRepeatNorUndoTheFinalReport() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS, "done\n").allDone();
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS).allDone();
         var finished = given.succeeded();
         double droppedBefore = dropped();
 
@@ -78,7 +78,7 @@ class RelayOrderingTests {
 
     @Test
     void aProgressOvertakenByTheFinalReportIsDropped() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS, "done\n");
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS);
         given.send(given.notLaunched(org.carla.leaderboard.domain.event.NotLaunched.Reason.CANCELLED));
         await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
         double droppedBefore = dropped();
@@ -93,7 +93,7 @@ class RelayOrderingTests {
 
     @Test
     void evalAiAnswering503ForAWhileDelaysTheReportButLosesNothing() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS, "done\n").allDone();
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS).allDone();
         // More failures than one delivery retries (3 calls in the test profile): the event goes back to the queue once.
         stack.evalAi().failNext(5, 503);
 
@@ -111,7 +111,7 @@ class RelayOrderingTests {
     @Test
     @Order(Integer.MAX_VALUE) // last: it leaves the circuit breaker open for a moment
     void anEventEvalAiNeverTakesEndsInTheDeadLetterQueueWithTheReason() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS, "done\n").allDone();
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS).allDone();
         stack.evalAi().failFor(Duration.ofSeconds(60), 502);
 
         given.send(given.succeeded());
