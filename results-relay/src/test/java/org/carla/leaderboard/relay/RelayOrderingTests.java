@@ -8,11 +8,14 @@ import static org.carla.leaderboard.relay.ResultsRelayTests.SENSORS;
 import static org.carla.leaderboard.relay.ResultsRelayTests.isTrue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 import jakarta.inject.Inject;
 
+import org.carla.leaderboard.domain.event.EventCodec;
+import org.carla.leaderboard.domain.event.NotLaunched;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
@@ -79,7 +82,7 @@ class RelayOrderingTests {
     @Test
     void aProgressOvertakenByTheFinalReportIsDropped() {
         var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS);
-        given.send(given.notLaunched(org.carla.leaderboard.domain.event.NotLaunched.Reason.CANCELLED));
+        given.send(given.notLaunched(NotLaunched.Reason.CANCELLED));
         await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
         double droppedBefore = dropped();
 
@@ -134,12 +137,26 @@ class RelayOrderingTests {
         stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.SUBMISSION_EVENTS))
                 .messageBody("{\"version\": 1, \"type\": \"job-finished\", \"marker\": \"" + given.id() + "\"}"));
 
-        given.send(given.notLaunched(org.carla.leaderboard.domain.event.NotLaunched.Reason.CANCELLED));
+        given.send(given.notLaunched(NotLaunched.Reason.CANCELLED));
 
         await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
         var dead = await().atMost(PATIENCE).until(() -> deadLetters("\"" + given.id() + "\""), list -> !list.isEmpty());
         assertThat(dead.get(0).messageAttributes().get("dead-letter-reason").stringValue())
                 .isEqualTo("malformed-missing-field");
+    }
+
+    @Test
+    void anEventOfAnUnknownLeaderboardIsDeadLetteredWithTheReason() {
+        var stranger = new SubmissionIdentity(987_654_321L, 1, 2077, 5, "Team", "leaderboard-99", "SENSORS");
+        var event = NotLaunched.of(stranger, NotLaunched.Reason.CANCELLED, null, Instant.now());
+        stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.SUBMISSION_EVENTS))
+                .messageBody(EventCodec.write(event)));
+
+        var dead = await().atMost(PATIENCE).until(() -> deadLetters("987654321"), list -> !list.isEmpty());
+        assertThat(dead.get(0).messageAttributes().get("dead-letter-reason").stringValue())
+                .isEqualTo("unknown-leaderboard");
+        assertThat(dead.get(0).messageAttributes().get("dead-letter-error").stringValue())
+                .contains("leaderboard-99");
     }
 
     private List<Message> deadLetters(String needle) {
