@@ -232,9 +232,17 @@ public final class EvaluatorStandIn {
             if (System.nanoTime() - lastReport > 1_000_000_000L) {
                 lastReport = System.nanoTime();
                 say("  " + config.routeId() + ": driving");
+                writeLiveResults(config, 1 - (end - System.nanoTime()) / (routeMillis * 1e6));
             }
         }
         return Optional.empty();
+    }
+
+    /** {@code write_live_results}: the route being driven, for a human watching {@code --debug-checkpoint}. */
+    private void writeLiveResults(Config config, double done) throws IOException {
+        String file = args.getOrDefault("debug-checkpoint", "./live_results.txt");
+        Files.writeString(Path.of(file), String.format(java.util.Locale.ROOT, "Route id: %s%n%nScores:%n"
+                + "    Route completion:   %.3f%n", config.routeId(), Math.min(100.0, 100 * done)));
     }
 
     private void connect() throws IOException {
