@@ -49,6 +49,10 @@ final class Exchanges {
             }
             return form;
         }
+        if (type != null && !type.toLowerCase().startsWith("application/json")) {
+            // DRF's answer; multipart (file uploads) is not part of the host API the backend uses.
+            throw new EvalAiError(415, "detail", "Unsupported media type \"" + type + "\" in request.");
+        }
         try {
             JsonNode node = EventCodec.mapper().readTree(body);
             if (node == null || !node.isObject()) {

@@ -3,21 +3,31 @@ package org.carla.leaderboard.localstack.kubernetes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import org.jboss.logging.Logger;
 
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 /**
  * Plays the kubelet and the Job controller for one namespace: watches its Jobs with an informer and runs each Job's
  * pod as local processes ({@link PodRun}). Suspended Jobs wait until unsuspended; a Job already Complete or Failed is
- * left alone (so a restarted runner does not run it again); deleting a Job stops its processes and removes its pod.
+ * left alone (so a restarted runner does not run it again), and deleted once its {@code ttlSecondsAfterFinished}
+ * has passed (the TTL controller's part); deleting a Job stops its processes and removes its pod.
  * Closing the runner stops every process it started.
  */
 public final class LocalJobRunner implements AutoCloseable {
@@ -26,6 +36,13 @@ public final class LocalJobRunner implements AutoCloseable {
 
     private final LocalJobRunnerOptions options;
     private final Map<String, PodRun> running = new ConcurrentHashMap<>();
+    private final Set<String> expiring = ConcurrentHashMap.newKeySet();
+    /** The TTL-after-finished controller's clock: deletes finished Jobs whose {@code ttlSecondsAfterFinished} passed. */
+    private final ScheduledExecutorService ttl = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "job-ttl");
+        thread.setDaemon(true);
+        return thread;
+    });
     private final SharedIndexInformer<Job> informer;
     private volatile boolean closed;
 
@@ -72,6 +89,9 @@ public final class LocalJobRunner implements AutoCloseable {
         if (closed || job.getMetadata().getDeletionTimestamp() != null) {
             return;
         }
+        if (JobStatusWriter.finished(job)) {
+            expireLater(job);
+        }
         boolean suspended = Boolean.TRUE.equals(job.getSpec().getSuspend());
         PodRun run = running.get(uid);
         if (run != null) {
@@ -92,7 +112,31 @@ public final class LocalJobRunner implements AutoCloseable {
         fresh.start();
     }
 
+    private void expireLater(Job job) {
+        Integer seconds = job.getSpec().getTtlSecondsAfterFinished();
+        String uid = job.getMetadata().getUid();
+        if (seconds == null || !expiring.add(uid)) {
+            return;
+        }
+        Instant finishedAt = Instant.parse(Objects.requireNonNullElseGet(job.getStatus().getCompletionTime(),
+                () -> job.getStatus().getConditions().stream().filter(c -> "Failed".equals(c.getType()))
+                        .map(JobCondition::getLastTransitionTime).filter(Objects::nonNull).findFirst()
+                        .orElseGet(JobStatusWriter::now)));
+        long delay = Math.max(0, Duration.between(Instant.now(), finishedAt.plusSeconds(seconds)).toMillis());
+        String name = job.getMetadata().getName();
+        ttl.schedule(() -> {
+            var jobs = options.client().batch().v1().jobs().inNamespace(options.namespace());
+            Job current = jobs.withName(name).get();
+            // Only the Job that finished: a new Job of the same name is not this one.
+            if (current != null && uid.equals(current.getMetadata().getUid())) {
+                LOG.infof("job %s: ttlSecondsAfterFinished passed, deleting it", name);
+                jobs.withName(name).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+            }
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
     private synchronized void deleted(Job job) {
+        expiring.remove(job.getMetadata().getUid());
         PodRun run = running.remove(job.getMetadata().getUid());
         if (run != null) {
             LOG.infof("job %s deleted: stopping its pod", job.getMetadata().getName());
@@ -107,6 +151,7 @@ public final class LocalJobRunner implements AutoCloseable {
             closed = true;
         }
         informer.close();
+        ttl.shutdownNow();
         var runs = new ArrayList<>(running.values());
         running.clear();
         runs.parallelStream().forEach(run -> run.stop(false));

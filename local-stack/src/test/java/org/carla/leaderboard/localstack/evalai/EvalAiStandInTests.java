@@ -176,6 +176,8 @@ class EvalAiStandInTests {
                 .formParam("challenge_phase", "2077").formParam("submission_status", "failed")
                 .formParam("stdout", "").formParam("stderr", "CARLA crashed").put(update()).then().statusCode(200);
 
+        host().contentType("text/plain").body("submission=" + pk).put(update()).then().statusCode(415);
+
         assertThat(evalAi.submission(pk).orElseThrow().status()).isEqualTo("failed");
         assertThat(evalAi.submission(pk).orElseThrow().stderr()).isEqualTo("CARLA crashed");
     }

@@ -143,6 +143,18 @@ class LocalJobRunnerTests {
     }
 
     @Test
+    void deletesAFinishedJobOnceItsTtlHasPassed() {
+        Job job = job("short-lived", 0, null, List.of(), List.of(host("true", "/bin/true")));
+        job.getSpec().setTtlSecondsAfterFinished(1);
+        client.batch().v1().jobs().resource(job).create();
+
+        awaitCondition("short-lived", "Complete");
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> jobs().withName("short-lived").get() == null
+                && client.pods().withLabel("job-name", "short-lived").list().getItems().isEmpty());
+    }
+
+    @Test
     void failsWithBackoffLimitExceededAfterExactlyBackoffLimitRestarts() throws IOException {
         Job job = job("crashing", 2, null, List.of(),
                 List.of(program("crash", "fail", "/data/runs", "3"), host("sleeper", "sleep", "300")));
@@ -166,7 +178,8 @@ class LocalJobRunnerTests {
 
     @Test
     void enforcesTheActiveDeadlineAndStopsTheProcesses() throws IOException {
-        Job job = job("too-slow", 6, 3L, List.of(), List.of(program("spawner", "spawn", "/data/pids")));
+        // Long enough for a JVM to start on a loaded machine and report its pids before the deadline.
+        Job job = job("too-slow", 6, 10L, List.of(), List.of(program("spawner", "spawn", "/data/pids")));
         client.batch().v1().jobs().resource(job).create();
         List<Long> pids = awaitPids(volume("too-slow", "data").resolve("pids"));
 
@@ -268,6 +281,27 @@ class LocalJobRunnerTests {
 
         assertThat(Files.readAllLines(volume("suspended", "data").resolve("runs"))).hasSize(1);
         assertThat(client.pods().withLabel("job-name", "suspended").list().getItems()).hasSize(1);
+    }
+
+    @Test
+    void aRestartedRunnerGivesAnUnfinishedJobAFreshPod() {
+        Job job = job("survivor", 6, null, List.of(), List.of(host("sleeper", "sleep", "300")));
+        job.getSpec().getTemplate().getSpec().setTerminationGracePeriodSeconds(1L);
+        client.batch().v1().jobs().resource(job).create();
+        await().atMost(Duration.ofSeconds(20)).until(() -> runner.processes().size() == 1);
+        long firstPid = runner.processes().get(0).pid();
+        String firstPod = onlyPod(jobs().withName("survivor").get()).getMetadata().getName();
+        String startTime = jobs().withName("survivor").get().getStatus().getStartTime();
+
+        runner.close();
+        assertThat(alive(firstPid)).isFalse();
+        runner = LocalJobRunner.start(options());
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> runner.processes().size() == 1);
+        Pod second = onlyPod(jobs().withName("survivor").get());
+        assertThat(second.getMetadata().getName()).isNotEqualTo(firstPod);
+        assertThat(runner.processes().get(0).pid()).isNotEqualTo(firstPid);
+        assertThat(jobs().withName("survivor").get().getStatus().getStartTime()).isEqualTo(startTime);
     }
 
     private LocalJobRunnerOptions options() {
