@@ -22,7 +22,7 @@ public final class JobMetadata {
     public static final String TEAM_ID = "leaderboard.carla.org/team-id";
     public static final String LEADERBOARD = "leaderboard.carla.org/leaderboard";
     public static final String TRACK = "leaderboard.carla.org/track";
-    /** Pod template label the submissions namespace's NetworkPolicy selects. */
+    /** Pod template label the submissions namespace's NetworkPolicy selects: without it a pod has no network. */
     public static final String WORKLOAD = "leaderboard.carla.org/workload";
     public static final String WORKLOAD_SUBMISSION = "submission";
     public static final String KUEUE_QUEUE = "kueue.x-k8s.io/queue-name";
@@ -35,6 +35,7 @@ public final class JobMetadata {
     public static final String FINISHED_REPORTED = "leaderboard.carla.org/finished-reported";
     /** Keeps a Job deleted by anyone (TTL, an operator) until its end was published. */
     public static final String REPORT_FINALIZER = "leaderboard.carla.org/report-outcome";
+    public static final String SAFE_TO_EVICT = "cluster-autoscaler.kubernetes.io/safe-to-evict";
     /** The EKS pod identity webhook injects no AWS credentials into the containers listed here. */
     public static final String SKIP_AWS_CONTAINERS = "eks.amazonaws.com/skip-containers";
 

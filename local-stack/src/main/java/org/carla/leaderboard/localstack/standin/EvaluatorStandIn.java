@@ -52,7 +52,7 @@ public final class EvaluatorStandIn {
     private final LeaderboardCheckpoint statistics;
     private final long routeMillis;
     private final String seed;
-    private Socket carla;
+    private volatile Socket carla;
     private boolean sensorsInitialized;
     private List<String> sensors;
 
@@ -73,7 +73,21 @@ public final class EvaluatorStandIn {
                 System.exit(2);
             }
         }
-        System.exit(new EvaluatorStandIn(args, System.getenv()).run());
+        EvaluatorStandIn evaluator = new EvaluatorStandIn(args, System.getenv());
+        // SIGTERM: drop the CARLA connection at once (a JVM blocked in a socket otherwise exits slowly)
+        Runtime.getRuntime().addShutdownHook(new Thread(evaluator::disconnect));
+        System.exit(evaluator.run());
+    }
+
+    private void disconnect() {
+        Socket socket = carla;
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // exiting anyway
+            }
+        }
     }
 
     int run() throws IOException, InterruptedException {
@@ -232,9 +246,17 @@ public final class EvaluatorStandIn {
             if (System.nanoTime() - lastReport > 1_000_000_000L) {
                 lastReport = System.nanoTime();
                 say("  " + config.routeId() + ": driving");
+                writeLiveResults(config, 1 - (end - System.nanoTime()) / (routeMillis * 1e6));
             }
         }
         return Optional.empty();
+    }
+
+    /** {@code write_live_results}: the route being driven, for a human watching {@code --debug-checkpoint}. */
+    private void writeLiveResults(Config config, double done) throws IOException {
+        String file = args.getOrDefault("debug-checkpoint", "./live_results.txt");
+        Files.writeString(Path.of(file), String.format(java.util.Locale.ROOT, "Route id: %s%n%nScores:%n"
+                + "    Route completion:   %.3f%n", config.routeId(), Math.min(100.0, 100 * done)));
     }
 
     private void connect() throws IOException {

@@ -1,0 +1,127 @@
+package org.carla.leaderboard.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.carla.leaderboard.deploy.CloudFormationTemplate.list;
+import static org.carla.leaderboard.deploy.CloudFormationTemplate.map;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+/**
+ * The cluster (deploy/cluster/) fits the Jobs and the tools around it: a submission's pod lands on the GPU group, the
+ * autoscaler discovers that group and knows what an empty one offers, logs are shipped from the tainted nodes too,
+ * and the network policies have an engine.
+ */
+class ClusterTests {
+
+    /** The toleration job-launcher puts on every Job (deploy/README.md). */
+    static final Toleration JOB_TOLERATION = Serialization.unmarshal(
+            "{\"key\": \"nvidia.com/gpu\", \"operator\": \"Exists\", \"effect\": \"NoSchedule\"}", Toleration.class);
+
+    private final Map<String, Object> cluster = new Yaml().load(DeployFiles.read(DeployFiles.deploy("cluster/cluster.yaml")));
+
+    @Test
+    void theGpuGroupIsG512xlargeFromZeroAndTaintedForTheJobsOnly() {
+        Map<String, Object> gpu = gpuNodeGroup();
+
+        assertThat(gpu).containsEntry("instanceType", "g5.12xlarge").containsEntry("minSize", 0).containsEntry("propagateASGTags", true);
+        assertThat((Integer) gpu.get("maxSize")).isPositive();
+        assertThat(taints(gpu)).isNotEmpty().allMatch(taint -> tolerates(JOB_TOLERATION, taint));
+    }
+
+    @Test
+    void theAutoscalerDiscoversTheGpuGroupAndKnowsWhatAnEmptyOneOffers() {
+        Map<String, Object> gpu = gpuNodeGroup();
+        Map<String, Object> tags = map(gpu.get("tags"));
+        String clusterName = map(cluster.get("metadata")).get("name").toString();
+
+        Deployment autoscaler = (Deployment) DeployFiles.objects(DeployFiles.deploy("cluster/cluster-autoscaler.yml")).stream()
+                .filter(Deployment.class::isInstance).findFirst().orElseThrow();
+        String discovery = autoscaler.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand().stream()
+                .filter(argument -> argument.startsWith("--node-group-auto-discovery=asg:tag=")).findFirst().orElseThrow()
+                .substring("--node-group-auto-discovery=asg:tag=".length());
+        assertThat(discovery.split(",")).containsExactlyInAnyOrder("k8s.io/cluster-autoscaler/enabled",
+                "k8s.io/cluster-autoscaler/" + clusterName);
+        assertThat(tags).containsKeys(discovery.split(","));
+
+        assertThat(tags).containsEntry("k8s.io/cluster-autoscaler/node-template/resources/nvidia.com/gpu", "4")
+                .containsEntry("k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/instance-type", gpu.get("instanceType"));
+        assertThat(map(gpu.get("labels"))).containsKey("k8s.amazonaws.com/accelerator");
+    }
+
+    @Test
+    void kueuesFlavorSelectsAndToleratesTheGpuGroup() {
+        GenericKubernetesResource flavor = (GenericKubernetesResource) DeployFiles.objects(
+                DeployFiles.deploy("submissions/kueue/gpu-quota.yml")).stream()
+                .filter(object -> object.getKind().equals("ResourceFlavor")).findFirst().orElseThrow();
+        Map<String, Object> spec = map(flavor.getAdditionalProperties().get("spec"));
+
+        assertThat(map(spec.get("nodeLabels"))).containsEntry("node.kubernetes.io/instance-type", gpuNodeGroup().get("instanceType"));
+        List<Toleration> tolerations = list(spec.get("tolerations")).stream()
+                .map(toleration -> Serialization.unmarshal(Serialization.asJson(toleration), Toleration.class)).toList();
+        assertThat(taints(gpuNodeGroup())).allMatch(taint -> tolerations.stream().anyMatch(t -> tolerates(t, taint)));
+    }
+
+    @Test
+    void fluentBitRunsOnTheGpuNodesToo() {
+        DaemonSet fluentBit = (DaemonSet) DeployFiles.objects(DeployFiles.deploy("cluster/fluent-bit.yml")).stream()
+                .filter(DaemonSet.class::isInstance).findFirst().orElseThrow();
+        List<Toleration> tolerations = fluentBit.getSpec().getTemplate().getSpec().getTolerations();
+
+        assertThat(taints(gpuNodeGroup())).allMatch(taint -> tolerations.stream().anyMatch(t -> tolerates(t, taint)));
+    }
+
+    @Test
+    void theNetworkPoliciesHaveAnEngineAndPodsCannotReachImdsFromTheGpuNodes() {
+        Map<String, Object> vpcCni = list(cluster.get("addons")).stream().map(CloudFormationTemplate::map)
+                .filter(addon -> "vpc-cni".equals(addon.get("name"))).findFirst().orElseThrow();
+        assertThat(vpcCni.get("configurationValues").toString()).contains("\"enableNetworkPolicy\": \"true\"");
+
+        assertThat(gpuNodeGroup()).containsEntry("disableIMDSv1", true).containsEntry("disablePodIMDS", true);
+    }
+
+    private Map<String, Object> gpuNodeGroup() {
+        return list(cluster.get("managedNodeGroups")).stream().map(CloudFormationTemplate::map)
+                .filter(group -> "g5.12xlarge".equals(group.get("instanceType"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no g5.12xlarge node group"));
+    }
+
+    private static List<Taint> taints(Map<String, Object> nodeGroup) {
+        return list(nodeGroup.get("taints")).stream()
+                .map(taint -> Serialization.unmarshal(Serialization.asJson(taint), Taint.class)).toList();
+    }
+
+    /** The scheduler's rule: same effect (or any), and the key (or every key) with Exists, or key and value with Equal. */
+    static boolean tolerates(Toleration toleration, Taint taint) {
+        boolean effect = toleration.getEffect() == null || toleration.getEffect().isEmpty() || toleration.getEffect().equals(taint.getEffect());
+        if (!effect) {
+            return false;
+        }
+        if ("Exists".equals(toleration.getOperator())) {
+            return toleration.getKey() == null || toleration.getKey().isEmpty() || toleration.getKey().equals(taint.getKey());
+        }
+        return taint.getKey().equals(toleration.getKey()) && String.valueOf(taint.getValue()).equals(String.valueOf(toleration.getValue()));
+    }
+
+    @Test
+    void theToleranceRuleItselfRejectsOtherKeysAndEffects() {
+        Taint gpu = Serialization.unmarshal("{\"key\": \"nvidia.com/gpu\", \"value\": \"true\", \"effect\": \"NoSchedule\"}", Taint.class);
+        Taint other = Serialization.unmarshal("{\"key\": \"dedicated\", \"value\": \"x\", \"effect\": \"NoSchedule\"}", Taint.class);
+        Taint noExecute = Serialization.unmarshal("{\"key\": \"nvidia.com/gpu\", \"value\": \"true\", \"effect\": \"NoExecute\"}", Taint.class);
+
+        assertThat(tolerates(JOB_TOLERATION, gpu)).isTrue();
+        assertThat(tolerates(JOB_TOLERATION, other)).isFalse();
+        assertThat(tolerates(JOB_TOLERATION, noExecute)).isFalse();
+    }
+
+}

@@ -1,0 +1,144 @@
+package org.carla.leaderboard.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+
+/**
+ * The committed, generated service manifests (deploy/kubernetes/<service>.yml): the EvalAI token reaches only
+ * ingest-service and results-relay, job-launcher's Role is exactly what it needs, every service is probed, bounded
+ * and configured, and the committed files are what the build generates. Skipped until the three files exist.
+ */
+class GeneratedManifestsTests {
+
+    private Map<String, List<HasMetadata>> byService;
+
+    @BeforeEach
+    void loadTheGeneratedManifests() {
+        List<String> missing = DeployFiles.SERVICES.stream()
+                .filter(service -> !Files.isRegularFile(DeployFiles.deploy("kubernetes/" + service + ".yml")))
+                .toList();
+        assumeTrue(missing.isEmpty(), () -> "deploy/kubernetes/" + missing + ".yml not generated yet: add the keys of "
+                + "deploy/README.md to each service and run deploy/kubernetes/regenerate.sh");
+        byService = DeployFiles.SERVICES.stream().collect(Collectors.toMap(service -> service,
+                service -> DeployFiles.objects(DeployFiles.deploy("kubernetes/" + service + ".yml"))));
+    }
+
+    @Test
+    void theEvalAiTokenIsMountedOnlyIntoIngestServiceAndResultsRelay() {
+        List<HasMetadata> everything = new ArrayList<>();
+        byService.values().forEach(everything::addAll);
+        DeployFiles.yamlFilesUnder(DeployFiles.deploy("submissions")).forEach(file -> everything.addAll(DeployFiles.objects(file)));
+
+        assertThat(ServiceManifestChecks.workloadsReadingSecret(everything, "evalai-token"))
+                .containsExactlyInAnyOrder("ingest-service", "results-relay");
+    }
+
+    @Test
+    void theLaunchersRoleCoversExactlyItsVerbsInTheSubmissionsNamespace() {
+        List<HasMetadata> launcher = byService.get("job-launcher");
+        List<Role> roles = ServiceManifestChecks.ofKind(launcher, Role.class);
+        assertThat(roles).hasSize(1);
+        Role role = roles.get(0);
+
+        assertThat(role.getMetadata().getNamespace()).isEqualTo("submissions");
+        assertThat(ServiceManifestChecks.rules(role)).isEqualTo(Map.of(
+                // Exactly what job-launcher calls (job-launcher/README.md, "RBAC"): the finalizer and the
+                // finished-reported mark are one JSON patch; container outcomes come from listing the Job's pods.
+                "batch/jobs", Set.of("create", "get", "list", "watch", "patch", "delete"),
+                "/pods", Set.of("list")));
+
+        String launcherNamespace = deployment("job-launcher").getMetadata().getNamespace();
+        List<RoleBinding> bindings = ServiceManifestChecks.ofKind(launcher, RoleBinding.class);
+        assertThat(bindings).singleElement().satisfies(binding -> {
+            assertThat(binding.getMetadata().getNamespace()).as("a RoleBinding grants only in its own namespace").isEqualTo("submissions");
+            assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
+            assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
+            assertThat(binding.getSubjects()).singleElement().satisfies(subject -> {
+                assertThat(subject.getKind()).isEqualTo("ServiceAccount");
+                assertThat(subject.getName()).isEqualTo(deployment("job-launcher").getSpec().getTemplate().getSpec().getServiceAccountName());
+                assertThat(subject.getNamespace()).isEqualTo(launcherNamespace);
+            });
+        });
+    }
+
+    @Test
+    void noServiceHoldsClusterWidePermissionsAndOnlyTheLauncherHasARole() {
+        byService.forEach((service, objects) -> {
+            assertThat(ServiceManifestChecks.ofKind(objects, ClusterRole.class)).as(service).isEmpty();
+            assertThat(ServiceManifestChecks.ofKind(objects, ClusterRoleBinding.class)).as(service).isEmpty();
+            if (!service.equals("job-launcher")) {
+                assertThat(ServiceManifestChecks.ofKind(objects, Role.class)).as(service).isEmpty();
+                assertThat(ServiceManifestChecks.ofKind(objects, RoleBinding.class)).as(service).isEmpty();
+            }
+        });
+    }
+
+    @Test
+    void everyServiceIsProbedBoundedConfiguredAndRunsAsItsOwnIrsaServiceAccount() {
+        for (String service : DeployFiles.SERVICES) {
+            PodSpec pod = deployment(service).getSpec().getTemplate().getSpec();
+            Container container = pod.getContainers().stream().filter(c -> c.getName().equals(service)).findFirst().orElseThrow();
+
+            assertThat(container.getImage()).as(service + " image, which deploy/render.sh points at ECR")
+                    .startsWith("ecr-registry.invalid/carla-leaderboard/" + service + ":");
+            assertThat(container.getLivenessProbe().getHttpGet().getPath()).as(service).isEqualTo("/q/health/live");
+            assertThat(container.getReadinessProbe().getHttpGet().getPath()).as(service).isEqualTo("/q/health/ready");
+            assertThat(container.getResources().getRequests()).as(service + " requests").containsKeys("cpu", "memory");
+            assertThat(container.getResources().getLimits()).as(service + " limits").containsKey("memory");
+            assertThat(pod.getVolumes()).as(service + " mounts the ConfigMap leaderboard-config")
+                    .anyMatch(volume -> volume.getConfigMap() != null && "leaderboard-config".equals(volume.getConfigMap().getName()));
+
+            assertThat(pod.getServiceAccountName()).as(service).isEqualTo(service);
+            ServiceAccount account = ServiceManifestChecks.ofKind(byService.get(service), ServiceAccount.class).stream()
+                    .filter(sa -> sa.getMetadata().getName().equals(service)).findFirst().orElseThrow();
+            assertThat(account.getMetadata().getAnnotations()).as(service + " IRSA role")
+                    .containsEntry("eks.amazonaws.com/role-arn", "arn:aws:iam::ACCOUNT_ID:role/carla-leaderboard-" + service);
+        }
+    }
+
+    @Test
+    void theCommittedManifestsHoldWhatTheBuildGenerates() {
+        for (String service : DeployFiles.SERVICES) {
+            Path generated = DeployFiles.root().resolve(service).resolve("target/kubernetes/kubernetes.yml");
+            assumeTrue(Files.isRegularFile(generated), () -> generated + " absent: build " + service + " first (./mvnw verify does)");
+
+            // content, not bytes: quarkus-kubernetes writes labels in a different order from one build to the next
+            assertThat(documents(DeployFiles.deploy("kubernetes/" + service + ".yml")))
+                    .as("deploy/kubernetes/" + service + ".yml is stale: run deploy/kubernetes/regenerate.sh")
+                    .isEqualTo(documents(generated));
+        }
+    }
+
+    private static List<Object> documents(Path file) {
+        List<Object> documents = new ArrayList<>();
+        new Yaml().loadAll(DeployFiles.read(file)).forEach(documents::add);
+        return documents;
+    }
+
+    private Deployment deployment(String service) {
+        return ServiceManifestChecks.ofKind(byService.get(service), Deployment.class).stream()
+                .filter(deployment -> deployment.getMetadata().getName().equals(service)).findFirst().orElseThrow();
+    }
+}

@@ -1,0 +1,217 @@
+package org.carla.leaderboard.relay;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.carla.leaderboard.domain.event.EventCodec;
+import org.carla.leaderboard.domain.event.JobFinished;
+import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
+import org.carla.leaderboard.domain.event.JobStarted;
+import org.carla.leaderboard.domain.event.NotLaunched;
+import org.carla.leaderboard.domain.event.Progress;
+import org.carla.leaderboard.domain.event.SubmissionEvent;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.results.EvalAiFiles;
+import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.evalai.NewSubmission;
+import org.carla.leaderboard.localstack.evalai.SubmissionView;
+import org.carla.leaderboard.messaging.QueuesConfig;
+
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The given-steps of a relay scenario: a submission on the EvalAI stand-in, its record as ingest-service wrote it,
+ * the files logcopy would have uploaded to the leaderboard's bucket, and the events the launcher and logcopy send.
+ */
+final class GivenSubmission {
+
+    /** The global record's infraction key of each metric attribute ({@code agent_blocked} is {@code vehicle_blocked}). */
+    private static final Map<String, String> INFRACTIONS = orderedInfractions();
+
+    private static final AtomicLong TEAMS = new AtomicLong(System.nanoTime() % 1_000_000 * 100);
+
+    final RunningStack stack;
+    final SubmissionIdentity identity;
+    final String bucket;
+    final String table;
+    final int workerPairs;
+    final String jobName;
+
+    private GivenSubmission(RunningStack stack, SubmissionIdentity identity, int workerPairs) {
+        this.stack = stack;
+        this.identity = identity;
+        var leaderboard = stack.evaluation().leaderboards().get(identity.leaderboard());
+        this.bucket = leaderboard.bucket();
+        this.table = leaderboard.submissionsTable();
+        this.workerPairs = workerPairs;
+        this.jobName = "team-" + identity.teamId() + "-" + identity.track().toLowerCase(Locale.ROOT).replace('_', '-')
+                + "-" + identity.submissionPk();
+    }
+
+    /** A participant submits to the phase; ingest-service recorded it as SUBMITTED. */
+    static GivenSubmission submitted(RunningStack stack, long phasePk) {
+        long teamId = TEAMS.incrementAndGet();
+        var phase = stack.evaluation().phases().get(Long.toString(phasePk));
+        SubmissionView view = stack.evalAi().createSubmission(
+                NewSubmission.of(teamId, "Team " + teamId, phasePk, "registry.example/team/agent:1"));
+        var identity = new SubmissionIdentity(view.pk(), view.challengePk(), phasePk, teamId, "Team " + teamId,
+                phase.leaderboard(), phase.track());
+        var given = new GivenSubmission(stack, identity, 2);
+        stack.dynamoDb().putItem(r -> r.tableName(given.table).item(Map.of(
+                "team_id", AttributeValue.fromS(Long.toString(teamId)),
+                "submission_id", AttributeValue.fromS(identity.submissionId()),
+                "submission_status", AttributeValue.fromS("SUBMITTED"))));
+        return given;
+    }
+
+    private static Map<String, String> orderedInfractions() {
+        var keys = new LinkedHashMap<String, String>();
+        keys.put("collisions_pedestrians", "collisions_pedestrian");
+        keys.put("collisions_vehicles", "collisions_vehicle");
+        keys.put("collisions_layout", "collisions_layout");
+        keys.put("red_light_infractions", "red_light");
+        keys.put("stop_sign_infractions", "stop_infraction");
+        keys.put("off-road_infractions", "outside_route_lanes");
+        keys.put("route_deviations", "route_dev");
+        keys.put("route_timeouts", "route_timeout");
+        keys.put("agent_blocked", "vehicle_blocked");
+        keys.put("yield_emergency_vehicle_infractions", "yield_emergency_vehicle_infractions");
+        keys.put("scenario_timeouts", "scenario_timeouts");
+        keys.put("min_speed_infractions", "min_speed_infractions");
+        return keys;
+    }
+
+    long pk() {
+        return identity.submissionPk();
+    }
+
+    String id() {
+        return identity.submissionId();
+    }
+
+    /**
+     * The three EvalAI files logcopy derives, with the domain's {@link EvalAiFiles#texts(String)}, from a merged
+     * checkpoint of two routes whose global record holds the given metrics (by attribute); without metrics, one of the
+     * two routes done and no global record yet.
+     */
+    GivenSubmission evalAiFiles(Map<String, Double> metrics) {
+        String merged = metrics.isEmpty() ? checkpoint(1, "{}") : checkpoint(2, globalRecord(metrics));
+        EvalAiFiles.texts(merged).forEach((name, text) -> put(EvalAiFiles.DIRECTORY + "/" + name, text));
+        return this;
+    }
+
+    /** The stdout.txt logcopy uploaded. */
+    String stdout() {
+        return stack.s3().getObjectAsBytes(r -> r.bucket(bucket).key(id() + "/evalai/stdout.txt")).asUtf8String();
+    }
+
+    private static String globalRecord(Map<String, Double> metrics) {
+        var infractions = new StringBuilder();
+        INFRACTIONS.forEach((attribute, key) -> infractions.append(infractions.isEmpty() ? "" : ", ")
+                .append('"').append(key).append("\": ").append(metrics.getOrDefault(attribute, 0.0)));
+        return """
+                {"index": -1, "route_id": -1, "status": "Completed", "infractions": {%s},
+                 "scores_mean": {"score_composed": %s, "score_route": %s, "score_penalty": %s},
+                 "scores_std_dev": {"score_composed": 0.0, "score_route": 0.0, "score_penalty": 0.0},
+                 "meta": {"total_length": 1500.0, "duration_game": 300.0, "duration_system": 600.0, "exceptions": []}}"""
+                .formatted(infractions, metrics.getOrDefault("driving_score", 0.0),
+                        metrics.getOrDefault("route_completion", 0.0), metrics.getOrDefault("infraction_penalty", 0.0));
+    }
+
+    private static String checkpoint(int routesDone, String globalRecord) {
+        var records = IntStream.range(0, routesDone).mapToObj(i -> """
+                {"index": %d, "route_id": "RouteScenario_%d_rep0", "status": "Completed", "num_infractions": 0,
+                 "infractions": {}, "scores": {"score_route": 80.0, "score_penalty": 0.6, "score_composed": 48.0},
+                 "meta": {"route_length": 750.0, "duration_game": 150.0, "duration_system": 300.0}}"""
+                .formatted(i, i)).collect(Collectors.joining(", "));
+        return """
+                {"_checkpoint": {"global_record": %s, "progress": [%d, 2], "records": [%s]},
+                 "entry_status": "%s", "eligible": %s, "sensors": ["carla_camera", "carla_camera", "carla_gnss"],
+                 "values": [], "labels": []}"""
+                .formatted(globalRecord, routesDone, records, routesDone == 2 ? "Finished" : "Started", routesDone == 2);
+    }
+
+    /** The status files of a run where every container finished its work. */
+    GivenSubmission allDone() {
+        var names = new ArrayList<String>();
+        for (int pair = 1; pair <= workerPairs; pair++) {
+            names.add(StatusFiles.done(StatusFiles.Role.AGENT, pair));
+            names.add(StatusFiles.done(StatusFiles.Role.SIMULATOR, pair));
+        }
+        names.add(StatusFiles.LOGCOPY_DONE);
+        return statusFiles(names.toArray(String[]::new));
+    }
+
+    GivenSubmission statusFiles(String... names) {
+        for (String name : names) {
+            put(StatusFiles.DIRECTORY + "/" + name, "");
+        }
+        return this;
+    }
+
+    /** A log of {@code lines} numbered lines, as logcopy uploads it. */
+    GivenSubmission log(String relativeKey, String prefix, int lines) {
+        put(relativeKey, IntStream.rangeClosed(1, lines).mapToObj(i -> prefix + " line " + i)
+                .collect(Collectors.joining("\n", "", "\n")));
+        return this;
+    }
+
+    void put(String relativeKey, String text) {
+        stack.s3().putObject(r -> r.bucket(bucket).key(id() + "/" + relativeKey), RequestBody.fromString(text));
+    }
+
+    JobStarted jobStarted() {
+        return JobStarted.of(identity, jobName, Instant.now());
+    }
+
+    Progress progress(int done, int total) {
+        return Progress.of(identity, done, total, done == total, Progress.EvalAiFileKeys.under(id()), Instant.now());
+    }
+
+    JobFinished jobFinished(JobFinished.Outcome outcome, String reason, List<ContainerOutcome> containers) {
+        Instant now = Instant.now();
+        return JobFinished.of(identity, jobName, outcome, reason, workerPairs, now.minusSeconds(600), now, containers,
+                now);
+    }
+
+    JobFinished succeeded() {
+        return jobFinished(JobFinished.Outcome.SUCCEEDED, null, List.of());
+    }
+
+    NotLaunched notLaunched(NotLaunched.Reason reason) {
+        return NotLaunched.of(identity, reason, "decided at intake", Instant.now());
+    }
+
+    /** Puts the events on {@code submission-events}, in this order. */
+    void send(SubmissionEvent... events) {
+        for (SubmissionEvent event : events) {
+            stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.SUBMISSION_EVENTS))
+                    .messageBody(EventCodec.write(event)));
+        }
+    }
+
+    /** The submission's record now. */
+    Map<String, AttributeValue> record() {
+        return stack.dynamoDb().getItem(r -> r.tableName(table).consistentRead(true).key(Map.of(
+                "team_id", AttributeValue.fromS(Long.toString(identity.teamId())),
+                "submission_id", AttributeValue.fromS(id())))).item();
+    }
+
+    String recordStatus() {
+        var status = record().get("submission_status");
+        return status == null ? null : status.s();
+    }
+
+    SubmissionView onEvalAi() {
+        return stack.evalAi().submission(pk()).orElseThrow();
+    }
+}

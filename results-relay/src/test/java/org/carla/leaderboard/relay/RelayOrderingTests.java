@@ -1,0 +1,179 @@
+package org.carla.leaderboard.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.carla.leaderboard.relay.ResultsRelayTests.PATIENCE;
+import static org.carla.leaderboard.relay.ResultsRelayTests.RESULTS;
+import static org.carla.leaderboard.relay.ResultsRelayTests.SENSORS;
+import static org.carla.leaderboard.relay.ResultsRelayTests.isTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import org.carla.leaderboard.domain.event.EventCodec;
+import org.carla.leaderboard.domain.event.NotLaunched;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.evalai.RecordedCall;
+import org.carla.leaderboard.localstack.testing.InjectLocalStack;
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.carla.leaderboard.messaging.QueuesConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/** SQS delivers late and twice, EvalAI goes down: nothing moves backwards, nothing is sent twice, nothing is lost. */
+@QuarkusTest
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@QuarkusTestResource(value = LocalStackResource.class, initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
+        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
+class RelayOrderingTests {
+
+    @InjectLocalStack
+    RunningStack stack;
+
+    @Inject
+    MeterRegistry registry;
+
+    @AfterEach
+    void evalAiRecovers() {
+        stack.evalAi().clearFaults();
+    }
+
+    @Test
+    void duplicateAndLateEventsNeitherRepeatNorUndoTheFinalReport() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS).allDone();
+        var finished = given.succeeded();
+        double droppedBefore = dropped();
+
+        given.send(finished, finished);
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        // Late: a progress and the Job's start, delivered after the end; and the end a third time.
+        given.send(given.progress(1, 2), given.jobStarted(), finished);
+
+        await().atMost(PATIENCE).until(() -> dropped() - droppedBefore >= 4);
+        var calls = stack.evalAi().calls();
+        assertThat(EvalAiCalls.finalUpdates(calls, given.pk())).hasSize(1);
+        assertThat(EvalAiCalls.partialUpdates(calls, given.pk())).isEmpty();
+        assertThat(EvalAiCalls.runningUpdates(calls, given.pk())).isEmpty();
+        var onEvalAi = given.onEvalAi();
+        assertThat(onEvalAi.status()).isEqualTo("finished");
+        assertThat(onEvalAi.statusHistory()).containsExactly("submitted", "finished");
+        var record = given.record();
+        assertThat(record.get("submission_status").s()).isEqualTo("FINISHED");
+        assertThat(record).doesNotContainKeys("start_time", "job_name");
+    }
+
+    @Test
+    void aProgressOvertakenByTheFinalReportIsDropped() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS);
+        given.send(given.notLaunched(NotLaunched.Reason.CANCELLED));
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        double droppedBefore = dropped();
+
+        given.send(given.progress(2, 2));
+
+        await().atMost(PATIENCE).until(() -> dropped() > droppedBefore);
+        assertThat(given.recordStatus()).isEqualTo("CANCELLED");
+        assertThat(given.onEvalAi().status()).isEqualTo("cancelled");
+        assertThat(EvalAiCalls.partialUpdates(stack.evalAi().calls(), given.pk())).isEmpty();
+    }
+
+    @Test
+    void evalAiAnswering503ForAWhileDelaysTheReportButLosesNothing() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS).allDone();
+        // More failures than one delivery retries (3 calls in the test profile): the event goes back to the queue once.
+        stack.evalAi().failNext(5, 503);
+
+        given.send(given.succeeded());
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        assertThat(EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk())).extracting(RecordedCall::status)
+                .containsExactly(503, 503, 503, 503, 503, 200);
+        assertThat(given.onEvalAi().status()).isEqualTo("finished");
+        assertThat(given.recordStatus()).isEqualTo("FINISHED");
+        assertThat(metrics()).contains("relay_evalai_failures_total{kind=\"final\",reason=\"unavailable\"}")
+                .contains("ft_retry_retries_total");
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE) // last: it leaves the circuit breaker open for a moment
+    void anEventEvalAiNeverTakesEndsInTheDeadLetterQueueWithTheReason() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS).allDone();
+        stack.evalAi().failFor(Duration.ofSeconds(60), 502);
+
+        given.send(given.succeeded());
+
+        var dead = await().atMost(Duration.ofSeconds(40)).until(() -> deadLetters("\"" + given.jobName + "\""),
+                list -> !list.isEmpty());
+        assertThat(dead.get(0).messageAttributes().get("dead-letter-reason").stringValue())
+                .isEqualTo("retries-exhausted");
+        // The last error: EvalAI's 502, or the circuit breaker that opened on the 502s.
+        assertThat(dead.get(0).messageAttributes().get("dead-letter-error").stringValue())
+                .containsAnyOf("502", "CircuitBreakerOpen");
+        // The decision is recorded; a redrive of the message will send it.
+        assertThat(given.recordStatus()).isEqualTo("FINISHED");
+        assertThat(given.record().get("evalai_final_sent").bool()).isFalse();
+    }
+
+    @Test
+    void aMalformedEventIsDeadLetteredAndTheNextOneStillRelayed() {
+        var given = GivenSubmission.submitted(stack, SENSORS);
+        stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.SUBMISSION_EVENTS))
+                .messageBody("{\"version\": 1, \"type\": \"job-finished\", \"marker\": \"" + given.id() + "\"}"));
+
+        given.send(given.notLaunched(NotLaunched.Reason.CANCELLED));
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        var dead = await().atMost(PATIENCE).until(() -> deadLetters("\"" + given.id() + "\""), list -> !list.isEmpty());
+        assertThat(dead.get(0).messageAttributes().get("dead-letter-reason").stringValue())
+                .isEqualTo("malformed-missing-field");
+    }
+
+    @Test
+    void anEventOfAnUnknownLeaderboardIsDeadLetteredWithTheReason() {
+        var stranger = new SubmissionIdentity(987_654_321L, 1, 2077, 5, "Team", "leaderboard-99", "SENSORS");
+        var event = NotLaunched.of(stranger, NotLaunched.Reason.CANCELLED, null, Instant.now());
+        stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.SUBMISSION_EVENTS))
+                .messageBody(EventCodec.write(event)));
+
+        var dead = await().atMost(PATIENCE).until(() -> deadLetters("987654321"), list -> !list.isEmpty());
+        assertThat(dead.get(0).messageAttributes().get("dead-letter-reason").stringValue())
+                .isEqualTo("unknown-leaderboard");
+        assertThat(dead.get(0).messageAttributes().get("dead-letter-error").stringValue())
+                .contains("leaderboard-99");
+    }
+
+    private List<Message> deadLetters(String needle) {
+        return stack.sqs().receiveMessage(r -> r.queueUrl(stack.deadLetterQueueUrl(QueuesConfig.SUBMISSION_EVENTS))
+                .maxNumberOfMessages(10).waitTimeSeconds(1).messageAttributeNames("All")
+                .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages().stream()
+                .filter(message -> message.body().contains(needle))
+                .toList();
+    }
+
+    private static String metrics() {
+        return RestAssured.get("/q/metrics").then().statusCode(200).extract().asString();
+    }
+
+    /** Events dropped because their submission was already final. */
+    private double dropped() {
+        return registry.find("relay.events.dropped").tag("why", "final").counters().stream()
+                .mapToDouble(Counter::count).sum();
+    }
+}
