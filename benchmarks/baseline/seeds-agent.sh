@@ -28,6 +28,8 @@ file_age() {
 }
 
 kill_all_processes() {
+  # The program may run under a wrapper: its children first (by parent pid, never by name), then itself.
+  pkill -9 -P "$LB_PID" 2>/dev/null || true
   kill -9 "$LB_PID" 2>/dev/null || true
 }
 

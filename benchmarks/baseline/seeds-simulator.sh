@@ -19,6 +19,8 @@ AGENT_CRASH_FILE="$STATUS/agent-$ID.crash$CRASH_ID"
 SIMULATION_CANCEL_FILE="$STATUS/simulation.cancel"
 
 kill_all_processes() {
+  # The program may run under a wrapper: its children first (by parent pid, never by name), then itself.
+  pkill -9 -P "$CARLA_PID" 2>/dev/null || true
   kill -9 "$CARLA_PID" 2>/dev/null || true
 }
 

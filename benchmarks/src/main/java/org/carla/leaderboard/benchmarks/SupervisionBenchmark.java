@@ -115,6 +115,32 @@ final class SupervisionBenchmark {
     }
 
     private PairTimes runPair(boolean baseline, boolean crash, Path dir) throws Exception {
+        try {
+            return runPairIn(baseline, crash, dir);
+        } finally {
+            stopLeftovers(dir);
+        }
+    }
+
+    /**
+     * Safety net: a process of this pair that left the harness's process tree (an orphan, e.g. a program whose
+     * wrapper was killed) is found by its working directory, inside the pair's folder, and stopped.
+     */
+    private static void stopLeftovers(Path dir) {
+        Path root = dir.toAbsolutePath().normalize();
+        ProcessHandle.allProcesses().filter(p -> {
+            try {
+                return Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "cwd")).startsWith(root);
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        }).forEach(p -> {
+            System.out.println("  stopping a leftover process " + p.pid() + " of " + root.getFileName());
+            p.destroyForcibly();
+        });
+    }
+
+    private PairTimes runPairIn(boolean baseline, boolean crash, Path dir) throws Exception {
         deleteRecursively(dir);
         Path logs = Files.createDirectories(dir.resolve("logs"));
         Path status = Files.createDirectories(logs.resolve("containers-status"));
