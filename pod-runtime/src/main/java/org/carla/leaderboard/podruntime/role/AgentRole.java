@@ -72,6 +72,7 @@ public final class AgentRole {
         log.decide("started the evaluator, pid " + run.pid() + (resume ? ", resuming" : ", from the start"),
                 k > 0 ? pair.container() + ".crash" + (k - 1) + " left by the previous attempt"
                         : resumeSubmission ? "RESUME is set for the submission" : "first attempt");
+        ResultsCheck.prepare();
         String reason;
         while (true) {
             present = waiter.present();
