@@ -60,6 +60,7 @@ public final class LocalStack {
         private final LinkedHashSet<String> components = new LinkedHashSet<>();
         private final Map<String, Integer> ports = new LinkedHashMap<>();
         private final Map<String, String> evaluation = new LinkedHashMap<>();
+        private final Map<String, String> settings = new LinkedHashMap<>();
         private List<String> queues = QUEUES;
         private Path workDir;
 
@@ -104,6 +105,17 @@ public final class LocalStack {
                     throw new IllegalArgumentException("not an evaluation.* key: " + key);
                 }
                 evaluation.put(key, value);
+            });
+            return this;
+        }
+
+        /** {@code local-stack.*} settings, e.g. the Job runner's image profiles ({@code local-stack.images.*}). */
+        public Builder settings(Map<String, String> values) {
+            values.forEach((key, value) -> {
+                if (!key.startsWith("local-stack.")) {
+                    throw new IllegalArgumentException("not a local-stack.* key: " + key);
+                }
+                settings.put(key, value);
             });
             return this;
         }
@@ -155,8 +167,11 @@ public final class LocalStack {
             });
             try {
                 while (!pending.isEmpty()) {
+                    var requested = toStart.stream().map(StackComponent::name).toList();
                     var wave = pending.stream()
                             .filter(component -> stack.started().containsAll(component.requires()))
+                            .filter(component -> component.after().stream()
+                                    .noneMatch(name -> requested.contains(name) && !stack.started().contains(name)))
                             .toList();
                     if (wave.isEmpty()) {
                         throw new IllegalStateException("components with unmet requirements: " + pending.stream()
@@ -169,7 +184,7 @@ public final class LocalStack {
                         stack.add(component);
                         var context = new StackContext(componentDir(stack.workDir(), component.name()),
                                 ports.getOrDefault(component.name(), 0), stack.credentials(), stack.region(), config,
-                                queues, endpoints, quarkusConfig);
+                                queues, endpoints, quarkusConfig, settings);
                         futures.put(component, starter.submit(() -> {
                             component.start(context);
                             return null;

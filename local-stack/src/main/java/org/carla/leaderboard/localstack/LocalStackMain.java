@@ -1,12 +1,15 @@
 package org.carla.leaderboard.localstack;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 
@@ -35,7 +38,8 @@ public final class LocalStackMain {
             System.out.println(usage());
             return;
         }
-        var builder = LocalStack.builder().components(options.components()).evaluation(options.evaluation());
+        var builder = LocalStack.builder().components(options.components()).evaluation(options.evaluation())
+                .settings(options.settings());
         options.ports().forEach(builder::port);
         if (options.workDir() != null) {
             builder.workDir(options.workDir());
@@ -92,37 +96,54 @@ public final class LocalStackMain {
                   --<component>-port N       fixed port of a component, e.g. --sqs-port 9324 (default: a free port)
                   --work-dir DIR             logs and data (default: a temporary folder removed on exit)
                   --evaluation key=value     an evaluation.* override (leaderboards, tables, buckets); repeatable
+                  --setting key=value        a local-stack.* setting (e.g. local-stack.images.<id>.* image profiles
+                                             of the Job runner); repeatable
+                  --config FILE              a properties file of evaluation.* and local-stack.* keys
                   --help                     this text
                 Stops on Ctrl-C (SIGINT) or SIGTERM, leaving no process behind.""".formatted(
                 String.join(",", LocalStack.knownComponents()));
     }
 
     record Options(List<String> components, Map<String, Integer> ports, Map<String, String> evaluation,
-            Path workDir, boolean help) {
+            Map<String, String> settings, Path workDir, boolean help) {
 
         static Options parse(String[] args) {
             List<String> components = new ArrayList<>(LocalStack.knownComponents());
             var ports = new LinkedHashMap<String, Integer>();
             var evaluation = new LinkedHashMap<String, String>();
+            var settings = new LinkedHashMap<String, String>();
             Path workDir = null;
             for (int i = 0; i < args.length; i++) {
                 String arg = args[i];
                 switch (arg) {
                     case "--help", "-h" -> {
-                        return new Options(components, ports, evaluation, workDir, true);
+                        return new Options(components, ports, evaluation, settings, workDir, true);
                     }
                     case "--stack-only" -> {
                         // run-local.sh's mode; this program only ever runs the stack
                     }
                     case "--components" -> components = List.of(value(args, ++i, arg).split(","));
                     case "--work-dir" -> workDir = Path.of(value(args, ++i, arg));
-                    case "--evaluation" -> {
-                        String pair = value(args, ++i, arg);
-                        int equals = pair.indexOf('=');
-                        if (equals < 1) {
-                            throw new IllegalArgumentException("--evaluation takes key=value, not " + pair);
+                    case "--evaluation" -> put(evaluation, value(args, ++i, arg), arg);
+                    case "--setting" -> put(settings, value(args, ++i, arg), arg);
+                    case "--config" -> {
+                        var file = Path.of(value(args, ++i, arg));
+                        var properties = new Properties();
+                        try (var in = Files.newBufferedReader(file)) {
+                            properties.load(in);
+                        } catch (IOException e) {
+                            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
                         }
-                        evaluation.put(pair.substring(0, equals), pair.substring(equals + 1));
+                        for (String key : properties.stringPropertyNames()) {
+                            if (key.startsWith("evaluation.")) {
+                                evaluation.put(key, properties.getProperty(key));
+                            } else if (key.startsWith("local-stack.")) {
+                                settings.put(key, properties.getProperty(key));
+                            } else {
+                                throw new IllegalArgumentException(file + ": " + key
+                                        + " is neither an evaluation.* nor a local-stack.* key");
+                            }
+                        }
                     }
                     default -> {
                         if (arg.startsWith("--") && arg.endsWith("-port")) {
@@ -142,7 +163,15 @@ public final class LocalStackMain {
                     }
                 }
             }
-            return new Options(components, ports, evaluation, workDir, false);
+            return new Options(components, ports, evaluation, settings, workDir, false);
+        }
+
+        private static void put(Map<String, String> target, String pair, String option) {
+            int equals = pair.indexOf('=');
+            if (equals < 1) {
+                throw new IllegalArgumentException(option + " takes key=value, not " + pair);
+            }
+            target.put(pair.substring(0, equals), pair.substring(equals + 1));
         }
 
         private static String value(String[] args, int index, String option) {

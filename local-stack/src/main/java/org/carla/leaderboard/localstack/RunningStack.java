@@ -22,6 +22,9 @@ import org.carla.leaderboard.domain.track.EvaluationConfig;
 import org.carla.leaderboard.localstack.aws.DynamoDbLocalServer;
 import org.carla.leaderboard.localstack.aws.ElasticMqServer;
 import org.carla.leaderboard.localstack.aws.S3ProxyServer;
+import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -92,6 +95,16 @@ public final class RunningStack implements AutoCloseable {
     /** The URL of the queue's dead-letter queue {@code <queue>-dlq}. */
     public String deadLetterQueueUrl(String queue) {
         return component(ElasticMqServer.NAME, ElasticMqServer.class).deadLetterQueueUrl(queue);
+    }
+
+    /** The EvalAI stand-in: its host-side controls (create, cancel, resume submissions; faults) and recorded calls. */
+    public EvalAiStandIn evalAi() {
+        return component(EvalAiComponent.NAME, EvalAiComponent.class).standIn();
+    }
+
+    /** A fabric8 client on the stack's Kubernetes API server, in the {@code submissions} namespace. */
+    public KubernetesClient kubernetes() {
+        return component(KubernetesComponent.NAME, KubernetesComponent.class).client();
     }
 
     /** Every component's endpoints by name, in start order. */

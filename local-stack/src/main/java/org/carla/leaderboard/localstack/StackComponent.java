@@ -21,6 +21,14 @@ public interface StackComponent extends AutoCloseable {
     }
 
     /**
+     * Components that, when the stack runs them too, must be running before this one starts (e.g. the Job runner
+     * hands the S3 and SQS endpoints to the pods it runs), without being started for it.
+     */
+    default Set<String> after() {
+        return Set.of();
+    }
+
+    /**
      * Starts the component and returns once it answers real requests (bounded wait), its resources provisioned.
      * Throws when it cannot; {@link LocalStack} then closes what was started.
      */

@@ -9,7 +9,8 @@ import org.carla.leaderboard.localstack.aws.S3ProxyServer;
 /** The components {@code LocalStack.builder().components(...)} knows by name, in their listing order. */
 final class StackComponents {
 
-    static final List<String> ALL = List.of(ElasticMqServer.NAME, DynamoDbLocalServer.NAME, S3ProxyServer.NAME);
+    static final List<String> ALL = List.of(ElasticMqServer.NAME, DynamoDbLocalServer.NAME, S3ProxyServer.NAME,
+            EvalAiComponent.NAME, KubernetesComponent.NAME);
 
     private StackComponents() {
     }
@@ -19,6 +20,8 @@ final class StackComponents {
             case ElasticMqServer.NAME -> new ElasticMqServer();
             case DynamoDbLocalServer.NAME -> new DynamoDbLocalServer();
             case S3ProxyServer.NAME -> new S3ProxyServer();
+            case EvalAiComponent.NAME -> new EvalAiComponent();
+            case KubernetesComponent.NAME -> new KubernetesComponent();
             default -> throw new IllegalArgumentException("unknown local-stack component '" + name + "'; known: "
                     + String.join(", ", ALL));
         };

@@ -18,6 +18,7 @@ import org.carla.leaderboard.domain.track.EvaluationConfig;
  * @param queues        the SQS queue names to provision, each with a {@code <name>-dlq}
  * @param endpoints     the endpoints of the components already started, by name
  * @param quarkusConfig the Quarkus configuration of the components already started (e.g. {@code queues.<name>.url})
+ * @param settings      the stack's own {@code local-stack.*} settings (e.g. the Job runner's image profiles)
  */
 public record StackContext(
         Path workDir,
@@ -27,12 +28,14 @@ public record StackContext(
         EvaluationConfig evaluation,
         List<String> queues,
         Map<String, URI> endpoints,
-        Map<String, String> quarkusConfig) {
+        Map<String, String> quarkusConfig,
+        Map<String, String> settings) {
 
     public StackContext {
         queues = List.copyOf(queues);
         endpoints = Map.copyOf(endpoints);
         quarkusConfig = Map.copyOf(quarkusConfig);
+        settings = Map.copyOf(settings);
     }
 
     /** The endpoint of a component started before this one; fails clearly when it was not. */

@@ -9,7 +9,8 @@ import java.util.HexFormat;
  */
 public record StackCredentials(String accessKeyId, String secretAccessKey) {
 
-    public static final String ACCESS_KEY_ID = "local-stack";
+    /** Letters and digits only: DynamoDB Local 2.x refuses any other access key id. */
+    public static final String ACCESS_KEY_ID = "localstack";
 
     private static final SecureRandom RANDOM = new SecureRandom();
 

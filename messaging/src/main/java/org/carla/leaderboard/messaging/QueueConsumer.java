@@ -134,7 +134,8 @@ public final class QueueConsumer implements AutoCloseable {
                         .maxNumberOfMessages(wanted)
                         .waitTimeSeconds((int) options.waitTime().toSeconds())
                         .visibilityTimeout((int) options.visibilityTimeout().toSeconds())
-                        .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                        .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
+                                MessageSystemAttributeName.SENT_TIMESTAMP))
                         .messages();
                 if (outage) {
                     outage = false;
@@ -187,7 +188,7 @@ public final class QueueConsumer implements AutoCloseable {
 
     private void handle(Message message) {
         int receiveCount = receiveCount(message);
-        var received = new ReceivedMessage(message.messageId(), message.body(), receiveCount);
+        var received = new ReceivedMessage(message.messageId(), message.body(), receiveCount, sentAt(message));
         long halfVisibility = Math.max(1, options.visibilityTimeout().toMillis() / 2);
         ScheduledFuture<?> heartbeat = heartbeats.scheduleAtFixedRate(() -> extend(message), halfVisibility,
                 halfVisibility, TimeUnit.MILLISECONDS);
@@ -281,6 +282,15 @@ public final class QueueConsumer implements AutoCloseable {
             return count == null ? 1 : Integer.parseInt(count);
         } catch (NumberFormatException e) {
             return 1;
+        }
+    }
+
+    private static java.time.Instant sentAt(Message message) {
+        String millis = message.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
+        try {
+            return millis == null ? null : java.time.Instant.ofEpochMilli(Long.parseLong(millis));
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 

@@ -2,6 +2,10 @@ package org.carla.leaderboard.podruntime;
 
 import io.quarkus.picocli.runtime.annotations.TopCommand;
 
+import org.carla.leaderboard.podruntime.cli.AgentCommand;
+import org.carla.leaderboard.podruntime.cli.InitCommand;
+import org.carla.leaderboard.podruntime.cli.InstallCommand;
+import org.carla.leaderboard.podruntime.cli.SimulatorCommand;
 import org.carla.leaderboard.podruntime.logcopy.LogcopyCommand;
 import org.carla.leaderboard.podruntime.results.EvalAiFilesCommand;
 import org.carla.leaderboard.podruntime.results.MergeResultsCommand;
@@ -13,6 +17,10 @@ import picocli.CommandLine.Command;
 @Command(name = "pod-runtime", mixinStandardHelpOptions = true,
         description = "Supervises the real process of one container of a submission's Job.",
         subcommands = {
+            InstallCommand.class,
+            InitCommand.class,
+            SimulatorCommand.class,
+            AgentCommand.class,
             LogcopyCommand.class,
             MergeResultsCommand.class,
             EvalAiFilesCommand.class,

@@ -14,7 +14,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 
 /** AWS SDK v2 sync clients pointed at a local server, with the url-connection client the services use too. */
-final class AwsClients {
+public final class AwsClients {
 
     // Longer than SQS's 20 s long poll.
     private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
@@ -24,7 +24,7 @@ final class AwsClients {
     }
 
     /** A client for the stack's users: the SDK's standard retries. */
-    static <B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>, C> C client(B builder, URI endpoint,
+    public static <B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>, C> C client(B builder, URI endpoint,
             StackCredentials credentials, String region) {
         return configure(builder, endpoint, credentials, region).build();
     }

@@ -12,6 +12,8 @@ import org.carla.leaderboard.localstack.process.FreePort;
 import org.carla.leaderboard.localstack.process.ServerProcess;
 import org.carla.leaderboard.localstack.process.ServerStartException;
 
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+
 /**
  * A local AWS server in a process of its own on 127.0.0.1: started on the configured port or a free one (another
  * free one if that was taken meanwhile), ready when a real API call succeeds, then provisioned. Subclasses say how to
@@ -46,7 +48,7 @@ abstract class LocalAwsServer implements StackComponent {
             process = ServerProcess.start(name, command(context, port), context.workDir(),
                     context.workDir().resolve(name + ".log"));
             try {
-                process.awaitReady(READY_TIMEOUT, () -> probe(candidate, context));
+                process.awaitReady(READY_TIMEOUT, () -> probeAnswer(candidate, context));
                 endpoint = candidate;
                 break;
             } catch (ServerStartException e) {
@@ -57,6 +59,18 @@ abstract class LocalAwsServer implements StackComponent {
             }
         }
         provision(endpoint, context);
+    }
+
+    private void probeAnswer(URI candidate, StackContext context) throws Exception {
+        try {
+            probe(candidate, context);
+        } catch (AwsServiceException e) {
+            if (e.statusCode() >= 400 && e.statusCode() < 500) {
+                // It is up and says no: waiting will not change its mind.
+                throw new ServerStartException(name + " refuses the stack's request: " + e.getMessage(), false);
+            }
+            throw e;
+        }
     }
 
     /** The command line of the server process listening on 127.0.0.1:{@code port}. */

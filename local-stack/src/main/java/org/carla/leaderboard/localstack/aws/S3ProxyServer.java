@@ -16,6 +16,7 @@ import org.carla.leaderboard.localstack.process.ServerClassPath;
 import org.carla.leaderboard.localstack.process.ServerProcess;
 
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 
 /**
  * S3: S3Proxy 4 (no jclouds) on its file-system back end in the work dir ({@code s3/buckets/<bucket>/<key>}, so the
@@ -81,7 +82,13 @@ public final class S3ProxyServer extends LocalAwsServer {
                 context.region());
         var names = new LinkedHashSet<String>();
         context.evaluation().leaderboards().values().forEach(leaderboard -> names.add(leaderboard.bucket()));
-        names.forEach(bucket -> client.createBucket(r -> r.bucket(bucket)));
+        for (String bucket : names) {
+            try {
+                client.createBucket(r -> r.bucket(bucket));
+            } catch (BucketAlreadyOwnedByYouException e) {
+                // a reused work dir keeps its buckets and their objects
+            }
+        }
         buckets = List.copyOf(names);
     }
 

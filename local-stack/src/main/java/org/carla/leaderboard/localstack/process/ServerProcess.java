@@ -65,7 +65,10 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** A request that succeeds once the server is ready; any exception means not yet. */
+    /**
+     * A request that succeeds once the server is ready; an exception means not yet, except a
+     * {@link ServerStartException}, which means never (the server answers but refuses).
+     */
     @FunctionalInterface
     public interface Probe {
         void check() throws Exception;
@@ -83,9 +86,17 @@ public final class ServerProcess implements AutoCloseable {
                 throw new ServerStartException(name + " exited with code " + process.exitValue()
                         + " before it was ready; " + log + " ends with:\n" + logTail(20), bindFailed());
             }
+            if (bindFailed()) {
+                // ElasticMQ logs the failed bind and keeps running without a listener.
+                close();
+                throw new ServerStartException(name + " could not bind its port; " + log + " ends with:\n"
+                        + logTail(20), true);
+            }
             try {
                 probe.check();
                 return;
+            } catch (ServerStartException e) {
+                throw e;
             } catch (Exception e) {
                 last = e;
             }
@@ -139,9 +150,18 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     private boolean bindFailed() {
-        String tail = logTail(200);
-        return tail.contains("Address already in use") || tail.contains("BindException")
-                || tail.contains("Failed to bind");
+        String start = logStart();
+        return start.contains("Address already in use") || start.contains("BindException")
+                || start.contains("Bind failed") || start.contains("Failed to bind");
+    }
+
+    /** The first 256 KiB of the log: a start-up failure is there, and a long log is not re-read on every poll. */
+    private String logStart() {
+        try (var in = Files.newInputStream(log)) {
+            return new String(in.readNBytes(256 * 1024), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     private String logTail(int lines) {

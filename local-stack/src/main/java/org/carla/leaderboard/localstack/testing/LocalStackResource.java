@@ -23,7 +23,8 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * <p>Init args: {@code components} (comma-separated, default {@code sqs,dynamodb,s3}); {@code shared} (default
  * {@code true}: one stack per test JVM and component set, stopped when the JVM exits, so tests restarting Quarkus do
  * not restart the servers; {@code false}: a stack of this resource's own, stopped by {@link #stop()}); any
- * {@code evaluation.*} key, to provision the tables and buckets of a test's own leaderboards (also returned as config).
+ * {@code evaluation.*} key, to provision the tables and buckets of a test's own leaderboards (also returned as config);
+ * any {@code local-stack.*} setting (e.g. {@code local-stack.images.<id>.*}, the Job runner's image profiles).
  * A shared stack's queues, tables and buckets outlive a test: purging them is the tests' business.
  */
 public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
@@ -33,6 +34,7 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
     private List<String> components = List.of("sqs", "dynamodb", "s3");
     private boolean shared = true;
     private final Map<String, String> evaluation = new TreeMap<>();
+    private final Map<String, String> settings = new TreeMap<>();
     private RunningStack stack;
 
     @Override
@@ -46,6 +48,8 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
         initArgs.forEach((key, value) -> {
             if (key.startsWith("evaluation.")) {
                 evaluation.put(key, value);
+            } else if (key.startsWith("local-stack.")) {
+                settings.put(key, value);
             }
         });
     }
@@ -53,7 +57,7 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
     @Override
     public Map<String, String> start() {
         if (shared) {
-            String key = String.join(",", components) + evaluation;
+            String key = String.join(",", components) + evaluation + settings;
             stack = SHARED.compute(key, (k, running) -> running != null && running.started().containsAll(components)
                     ? running
                     : newStack(k));
@@ -80,6 +84,7 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
         return LocalStack.builder()
                 .components(components)
                 .evaluation(evaluation)
+                .settings(settings)
                 .workDir(workDir(key))
                 .start();
     }

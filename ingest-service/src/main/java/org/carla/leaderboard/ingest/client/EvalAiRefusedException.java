@@ -1,0 +1,20 @@
+package org.carla.leaderboard.ingest.client;
+
+/**
+ * EvalAI refused the request for a reason that is ours to fix (401 from a wrong token, 403): asking again at once is
+ * pointless, but the submission must not be lost either, so the message goes back to the queue with the consumer's
+ * back-off and reaches the dead-letter queue only after its receives are used up.
+ */
+public final class EvalAiRefusedException extends RuntimeException {
+
+    private final int status;
+
+    public EvalAiRefusedException(int status, String message) {
+        super(message);
+        this.status = status;
+    }
+
+    public int status() {
+        return status;
+    }
+}

@@ -1,0 +1,179 @@
+package org.carla.leaderboard.ingest.service;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.carla.leaderboard.domain.event.EventCodec;
+import org.carla.leaderboard.domain.event.ImageReference;
+import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.domain.event.MalformedEventException;
+import org.carla.leaderboard.domain.event.NotLaunched;
+import org.carla.leaderboard.domain.event.SubmissionAnnounced;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.status.EvalAiStatus;
+import org.carla.leaderboard.domain.track.TrackCatalog;
+import org.carla.leaderboard.domain.track.TrackSpec;
+import org.carla.leaderboard.ingest.SubmissionRecord;
+import org.carla.leaderboard.ingest.client.EvalAiClient;
+import org.carla.leaderboard.ingest.client.EvalAiSubmission;
+import org.carla.leaderboard.ingest.client.SubmissionNotFoundException;
+import org.carla.leaderboard.messaging.MessageHandler;
+import org.carla.leaderboard.messaging.ReceivedMessage;
+import org.carla.leaderboard.messaging.RejectedMessageException;
+import org.jboss.logging.Logger;
+
+/**
+ * One EvalAI announcement, from the queue to a decision: parse it, map its phase to a track, ask EvalAI who submitted
+ * it and in which state, write the record, then publish a launch request or a not-launched event. Returning means
+ * the decision is published and the message may be deleted; a {@link MalformedEventException} or
+ * {@link RejectedMessageException} sends it to the dead-letter queue; anything else returns it to the queue.
+ *
+ * <p>A message delivered twice: while the record is still SUBMITTED the decision is published again (the first
+ * publish may have been lost) and job-launcher, which names the Job after the submission, creates no second Job;
+ * once the record has moved on, nothing is published.
+ */
+@ApplicationScoped
+public class SubmissionIntake implements MessageHandler {
+
+    private static final Logger LOG = Logger.getLogger(SubmissionIntake.class);
+
+    private final TrackCatalog catalog;
+    private final EvalAiClient evalAi;
+    private final QualifierTable qualifiers;
+    private final SubmissionRecords records;
+    private final EventPublisher publisher;
+    private final IntakeMetrics metrics;
+
+    SubmissionIntake(TrackCatalog catalog, EvalAiClient evalAi, QualifierTable qualifiers, SubmissionRecords records,
+            EventPublisher publisher, IntakeMetrics metrics) {
+        this.catalog = catalog;
+        this.evalAi = evalAi;
+        this.qualifiers = qualifiers;
+        this.records = records;
+        this.publisher = publisher;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void handle(ReceivedMessage message) {
+        Instant received = Instant.now();
+        Instant announcedAt = message.sentAt() == null ? received : message.sentAt();
+        SubmissionAnnounced announced = EventCodec.parseAnnouncement(message.body());
+        // A hostile image is refused before anything is written, whatever EvalAI says of the submission.
+        announced.imageUri().ifPresent(SubmissionIntake::requirePlainImage);
+        TrackSpec track = catalog.forPhase(announced.phasePk()).orElseThrow(() -> new RejectedMessageException(
+                "unknown-phase", "phase " + announced.phasePk() + " of submission " + announced.submissionPk()
+                        + " is mapped to no track (evaluation.phases)"));
+        EvalAiSubmission submission = fetch(announced);
+        SubmissionIdentity identity = identity(announced, submission, track);
+        EvalAiStatus status = EvalAiStatus.parse(submission.status());
+
+        if (status == EvalAiStatus.CANCELLED) {
+            notLaunched(identity, announced, submission, track, NotLaunched.Reason.CANCELLED,
+                    "EvalAI shows the submission cancelled", received, announcedAt);
+        } else if (catalog.requiresQualification(announced.phasePk())
+                && !qualifiers.hasQualified(identity.teamId(), track.track())) {
+            notLaunched(identity, announced, submission, track, NotLaunched.Reason.NOT_ALLOWED,
+                    "team " + identity.teamId() + " has not passed the qualifier of track " + track.track(), received,
+                    announcedAt);
+        } else {
+            String image = announced.imageUri()
+                    .orElseThrow(() -> MalformedEventException.missing("submitted_image_uri"));
+            launch(identity, announced, submission, track, image, status == EvalAiStatus.RESUMING, received,
+                    announcedAt);
+        }
+    }
+
+    private void launch(SubmissionIdentity identity, SubmissionAnnounced announced, EvalAiSubmission submission,
+            TrackSpec track, String image, boolean resume, Instant now, Instant announcedAt) {
+        var record = record(identity, announced, submission, track, image, now);
+        String table = table(track);
+        Optional<String> movedOn = resume ? records.recordResumed(table, record, now)
+                : records.recordAnnounced(table, record);
+        if (movedOn.isPresent()) {
+            LOG.infof("submission %d is already %s: repeated %s, nothing launched", identity.submissionPk(),
+                    movedOn.get(), resume ? "resume" : "announcement");
+            metrics.repeated(announcedAt);
+            return;
+        }
+        publisher.launch(LaunchRequest.of(identity, image, resume, track, now));
+        metrics.launched(resume, announcedAt);
+        LOG.infof("submission %d of team %d on %s/%s: launch requested (%d worker pairs%s)", identity.submissionPk(),
+                identity.teamId(), track.leaderboard(), track.track(), track.effectiveWorkerPairs(),
+                resume ? ", resume" : "");
+    }
+
+    private void notLaunched(SubmissionIdentity identity, SubmissionAnnounced announced, EvalAiSubmission submission,
+            TrackSpec track, NotLaunched.Reason reason, String detail, Instant now, Instant announcedAt) {
+        var record = record(identity, announced, submission, track, announced.imageUri().orElse(null), now);
+        Optional<String> movedOn = records.recordAnnounced(table(track), record);
+        if (movedOn.isPresent()) {
+            LOG.infof("submission %d is already %s: repeated announcement, nothing published",
+                    identity.submissionPk(), movedOn.get());
+            metrics.repeated(announcedAt);
+            return;
+        }
+        publisher.notLaunched(NotLaunched.of(identity, reason, detail, now));
+        metrics.notLaunched(reason, announcedAt);
+        LOG.infof("submission %d of team %d on %s/%s not launched (%s): %s", identity.submissionPk(),
+                identity.teamId(), track.leaderboard(), track.track(), reason, detail);
+    }
+
+    private EvalAiSubmission fetch(SubmissionAnnounced announced) {
+        try {
+            return evalAi.submission(announced.submissionPk());
+        } catch (SubmissionNotFoundException e) {
+            throw new RejectedMessageException("submission-not-found", e.getMessage(), e);
+        }
+    }
+
+    /** Who submitted, from EvalAI's answer; an answer that does not fit the announcement is refused. */
+    private static SubmissionIdentity identity(SubmissionAnnounced announced, EvalAiSubmission submission,
+            TrackSpec track) {
+        if (submission.challengePhase() != null && submission.challengePhase() != announced.phasePk()) {
+            // The phase decides the track and its gate: trust neither side when they disagree.
+            throw new RejectedMessageException("phase-mismatch", "submission " + announced.submissionPk()
+                    + " is announced on phase " + announced.phasePk() + " but EvalAI shows phase "
+                    + submission.challengePhase());
+        }
+        if (submission.participantTeam() == null || submission.participantTeam() <= 0
+                || submission.participantTeamName() == null || submission.participantTeamName().isBlank()) {
+            throw new RejectedMessageException("evalai-incomplete", "EvalAI's submission "
+                    + announced.submissionPk() + " has no participant team or team name");
+        }
+        return new SubmissionIdentity(announced.submissionPk(), announced.challengePk(), announced.phasePk(),
+                submission.participantTeam(), submission.participantTeamName(), track.leaderboard(), track.track());
+    }
+
+    private static SubmissionRecord record(SubmissionIdentity identity, SubmissionAnnounced announced,
+            EvalAiSubmission submission, TrackSpec track, String image, Instant now) {
+        return new SubmissionRecord(identity, announced.phasePk(), image, track.effectiveWorkerPairs(),
+                submittedAt(submission, now));
+    }
+
+    private String table(TrackSpec track) {
+        return catalog.leaderboard(track.leaderboard()).orElseThrow().submissionsTable();
+    }
+
+    private static Instant submittedAt(EvalAiSubmission submission, Instant fallback) {
+        if (submission.submittedAt() == null || submission.submittedAt().isBlank()) {
+            return fallback;
+        }
+        try {
+            return OffsetDateTime.parse(submission.submittedAt()).toInstant();
+        } catch (DateTimeParseException e) {
+            return fallback;
+        }
+    }
+
+    private static void requirePlainImage(String image) {
+        String problem = ImageReference.problem(image);
+        if (problem != null) {
+            throw MalformedEventException.invalid("submitted_image_uri", problem);
+        }
+    }
+}

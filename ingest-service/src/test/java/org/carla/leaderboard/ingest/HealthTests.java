@@ -1,0 +1,43 @@
+package org.carla.leaderboard.ingest;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** What Kubernetes and Prometheus see. */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
+class HealthTests {
+
+    @Test
+    void readyWhenQueuesAndTablesAnswer() {
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.name", hasItem("sqs"))
+                .body("checks.name", hasItem("dynamodb"))
+                .body("checks.find { it.name == 'sqs' }.data.submissions", equalTo(true))
+                .body("checks.find { it.name == 'dynamodb' }.data.'leaderboard-20'", equalTo("ACTIVE"))
+                .body("checks.find { it.name == 'dynamodb' }.data.'leaderboard-qualifiers'", equalTo("ACTIVE"));
+    }
+
+    @Test
+    void aliveWhileConsuming() {
+        given().get("/q/health/live").then().statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.name", hasItem("submissions-consumer"));
+    }
+
+    @Test
+    void metricsArePublishedForPrometheus() {
+        given().get("/q/metrics").then().statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("leaderboard_queue_received_total{queue=\"submissions\"}"));
+    }
+}

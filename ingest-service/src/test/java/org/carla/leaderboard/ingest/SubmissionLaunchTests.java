@@ -1,0 +1,180 @@
+package org.carla.leaderboard.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+
+import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.evalai.NewSubmission;
+import org.carla.leaderboard.localstack.testing.InjectLocalStack;
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.carla.leaderboard.messaging.QueuesConfig;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** EvalAI announces a submission; the intake records it and asks job-launcher to run it. */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
+class SubmissionLaunchTests {
+
+    @InjectLocalStack
+    RunningStack stack;
+
+    IntakeStack intake;
+
+    @BeforeEach
+    void purge() {
+        intake = new IntakeStack(stack);
+        intake.purge();
+    }
+
+    @Test
+    void announcedSubmissionIsRecordedAndLaunched() {
+        long team = IntakeStack.uniqueTeam();
+        double launchedBefore = IntakeStack.metric("ingest_submissions_launched_total", "resume", "false");
+        var submission = stack.evalAi().createSubmission(
+                NewSubmission.of(team, "Team Ünïcode <&> 🚗", IntakeStack.OPEN_PHASE, IntakeStack.IMAGE));
+
+        LaunchRequest request = intake.awaitLaunchRequests(1).get(0);
+
+        assertThat(request.submission().submissionPk()).isEqualTo(submission.pk());
+        assertThat(request.submission().challengePk()).isEqualTo(submission.challengePk());
+        assertThat(request.submission().phasePk()).isEqualTo(1187);
+        assertThat(request.submission().teamId()).isEqualTo(team);
+        assertThat(request.submission().teamName()).isEqualTo("Team Ünïcode <&> 🚗");
+        assertThat(request.submission().leaderboard()).isEqualTo("leaderboard-10");
+        assertThat(request.submission().track()).isEqualTo("SENSORS");
+        assertThat(request.imageUri()).isEqualTo(IntakeStack.IMAGE);
+        assertThat(request.resume()).isFalse();
+        assertThat(request.trackSpec().renderer()).isEqualTo("opengl");
+        assertThat(request.trackSpec().routes()).isEqualTo(20);
+        assertThat(request.trackSpec().workerPairs()).isEqualTo(4);
+        assertThat(request.trackSpec().bucket()).isEqualTo("carla-leaderboard-10");
+
+        var record = intake.record("leaderboard-10", team, submission.pk());
+        assertThat(record.get("team_id").s()).isEqualTo(Long.toString(team));
+        assertThat(record.get("submission_id").s()).isEqualTo(Long.toString(submission.pk()));
+        assertThat(record.get("team_name").s()).isEqualTo("Team Ünïcode <&> 🚗");
+        assertThat(record.get("submission_status").s()).isEqualTo("SUBMITTED");
+        assertThat(record.get("track_id").s()).isEqualTo("1187");
+        assertThat(record.get("track_name").s()).isEqualTo("SENSORS");
+        assertThat(record.get("submitted_image_uri").s()).isEqualTo(IntakeStack.IMAGE);
+        assertThat(record.get("parallelization_workers").n()).isEqualTo("4");
+        assertThat(Instant.parse(record.get("submitted_time").s())).isEqualTo(submission.submittedAt());
+        assertThat(record.get("start_time").s()).isEqualTo("-");
+        assertThat(record.get("end_time").s()).isEqualTo("-");
+
+        intake.assertNothingOn(QueuesConfig.SUBMISSION_EVENTS);
+        intake.assertNoDeadLetters();
+        assertThat(IntakeStack.metric("ingest_submissions_launched_total", "resume", "false"))
+                .isEqualTo(launchedBefore + 1);
+        assertThat(IntakeStack.metric("ingest_submissions_handling_seconds_count", "outcome", "launched"))
+                .isPositive();
+    }
+
+    @Test
+    void pksSentAsStringsAreTakenAsNumbers() {
+        long team = IntakeStack.uniqueTeam();
+        // A gated track: the team passed its qualifier.
+        intake.qualify(team, "MAP");
+        var submission = stack.evalAi().createSubmission(
+                NewSubmission.of(team, "strings", 2078, IntakeStack.IMAGE).withPksAsStrings(true));
+
+        LaunchRequest request = intake.awaitLaunchRequests(1).get(0);
+
+        assertThat(request.submission().submissionPk()).isEqualTo(submission.pk());
+        assertThat(request.submission().track()).isEqualTo("MAP");
+        assertThat(request.trackSpec().renderer()).isEqualTo("vulkan");
+    }
+
+    @Test
+    void evalAiFailingTwiceIsRetriedAndTheSubmissionLaunched() {
+        long team = IntakeStack.uniqueTeam();
+        stack.evalAi().failNext(2, 503);
+        var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "patient", 1188, IntakeStack.IMAGE));
+
+        LaunchRequest request = intake.awaitLaunchRequests(1).get(0);
+
+        assertThat(request.submission().submissionPk()).isEqualTo(submission.pk());
+        assertThat(stack.evalAi().calls()).filteredOn(c -> c.path().equals("/api/jobs/submission/" + submission.pk()))
+                .extracting(c -> c.status()).containsExactly(503, 503, 200);
+        intake.assertNoDeadLetters();
+    }
+
+    @Test
+    void evalAiDownLongerThanTheClientRetriesReturnsTheMessageAndLosesNothing() {
+        long team = IntakeStack.uniqueTeam();
+        // Five attempts per handling: the first handling fails entirely, the message comes back after the back-off.
+        stack.evalAi().failNext(6, 502);
+        var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "stubborn", 1187, IntakeStack.IMAGE));
+
+        LaunchRequest request = intake.awaitLaunchRequests(1).get(0);
+
+        assertThat(request.submission().submissionPk()).isEqualTo(submission.pk());
+        assertThat(stack.evalAi().calls()).filteredOn(c -> c.path().equals("/api/jobs/submission/" + submission.pk()))
+                .extracting(c -> c.status()).containsExactly(502, 502, 502, 502, 502, 502, 200);
+        intake.assertNoDeadLetters();
+    }
+
+    @Test
+    void resumedSubmissionIsLaunchedAgainWithResume() throws Exception {
+        long team = IntakeStack.uniqueTeam();
+        var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "again", 1187, IntakeStack.IMAGE));
+        assertThat(intake.awaitLaunchRequests(1).get(0).resume()).isFalse();
+        // The Job failed past its retries: results-relay reported it to EvalAI and closed the record.
+        intake.failOnEvalAi(submission.challengePk(), 1187, submission.pk());
+        intake.setStatus("leaderboard-10", team, submission.pk(), "FAILED");
+        double resumedBefore = IntakeStack.metric("ingest_submissions_launched_total", "resume", "true");
+
+        stack.evalAi().resume(submission.pk());
+
+        LaunchRequest request = intake.awaitLaunchRequests(1).get(0);
+        assertThat(request.resume()).isTrue();
+        assertThat(request.submission().submissionPk()).isEqualTo(submission.pk());
+        assertThat(request.imageUri()).isEqualTo(IntakeStack.IMAGE);
+        var record = intake.record("leaderboard-10", team, submission.pk());
+        assertThat(record.get("submission_status").s()).isEqualTo("SUBMITTED");
+        assertThat(record.get("end_time").s()).isEqualTo("-");
+        assertThat(record.get("resumes").n()).isEqualTo("1");
+        assertThat(Instant.parse(record.get("submitted_time").s())).isEqualTo(submission.submittedAt());
+        assertThat(IntakeStack.metric("ingest_submissions_launched_total", "resume", "true"))
+                .isEqualTo(resumedBefore + 1);
+    }
+
+    @Test
+    void sameMessageTwiceNeverResetsTheRecordAndAsksForOneJob() {
+        long team = IntakeStack.uniqueTeam();
+        var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "twice", 1187, IntakeStack.IMAGE));
+        LaunchRequest first = intake.awaitLaunchRequests(1).get(0);
+        String submittedTime = intake.record("leaderboard-10", team, submission.pk()).get("submitted_time").s();
+        String body = IntakeStack.announcement(submission.challengePk(), 1187, submission.pk(), IntakeStack.IMAGE);
+
+        // Delivered again while the record is still SUBMITTED (the first launch request may have been lost):
+        // published again for the same submission, so job-launcher's Job name is the same and no second Job is made.
+        intake.announce(body);
+        LaunchRequest second = intake.awaitLaunchRequests(1).get(0);
+        assertThat(second.submission()).isEqualTo(first.submission());
+        assertThat(second.trackSpec()).isEqualTo(first.trackSpec());
+        assertThat(second.resume()).isFalse();
+        assertThat(intake.record("leaderboard-10", team, submission.pk()).get("submitted_time").s())
+                .isEqualTo(submittedTime);
+
+        // Once the Job runs, a late duplicate is dropped and the record keeps its state.
+        intake.setStatus("leaderboard-10", team, submission.pk(), "RUNNING");
+        double repeatedBefore = IntakeStack.metric("ingest_submissions_repeated_total");
+        intake.announce(body);
+        intake.awaitSubmissionsHandled();
+
+        intake.assertNothingOn(QueuesConfig.LAUNCH_REQUESTS);
+        assertThat(intake.record("leaderboard-10", team, submission.pk()).get("submission_status").s())
+                .isEqualTo("RUNNING");
+        assertThat(IntakeStack.metric("ingest_submissions_repeated_total")).isEqualTo(repeatedBefore + 1);
+        intake.assertNoDeadLetters();
+    }
+}

@@ -1,0 +1,40 @@
+package org.carla.leaderboard.launcher.health;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.carla.leaderboard.launcher.config.LauncherConfig;
+import org.carla.leaderboard.launcher.service.JobWatcher;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+/** Ready when the API server lists the submissions' Jobs (one, the cheapest list) and the watcher is in sync. */
+@Readiness
+@ApplicationScoped
+public class KubernetesApiCheck implements HealthCheck {
+
+    private final KubernetesClient kubernetes;
+    private final JobWatcher watcher;
+    private final String namespace;
+
+    KubernetesApiCheck(KubernetesClient kubernetes, JobWatcher watcher, LauncherConfig config) {
+        this.kubernetes = kubernetes;
+        this.watcher = watcher;
+        this.namespace = config.namespace();
+    }
+
+    @Override
+    public HealthCheckResponse call() {
+        var response = HealthCheckResponse.named("kubernetes-api").withData("namespace", namespace);
+        try {
+            kubernetes.batch().v1().jobs().inNamespace(namespace).list(new ListOptionsBuilder().withLimit(1L).build());
+        } catch (KubernetesClientException e) {
+            return response.down().withData("error", String.valueOf(e.getMessage())).build();
+        }
+        return response.status(watcher.watching()).withData("watching", watcher.watching()).build();
+    }
+}

@@ -1,0 +1,77 @@
+package org.carla.leaderboard.launcher.job;
+
+import java.util.Map;
+import java.util.Optional;
+
+import org.carla.leaderboard.domain.event.EventCodec;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+
+/**
+ * The labels, annotations and finalizer the launcher puts on a submission's Job, and reading the submission back from
+ * them: the Job itself is the launcher's only state.
+ */
+public final class JobMetadata {
+
+    public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+    public static final String LAUNCHER = "job-launcher";
+    public static final String SUBMISSION_ID = "leaderboard.carla.org/submission-id";
+    public static final String TEAM_ID = "leaderboard.carla.org/team-id";
+    public static final String LEADERBOARD = "leaderboard.carla.org/leaderboard";
+    public static final String TRACK = "leaderboard.carla.org/track";
+    /** Pod template label the submissions namespace's NetworkPolicy selects. */
+    public static final String WORKLOAD = "leaderboard.carla.org/workload";
+    public static final String WORKLOAD_SUBMISSION = "submission";
+    public static final String KUEUE_QUEUE = "kueue.x-k8s.io/queue-name";
+
+    /** The whole {@link SubmissionIdentity} as JSON: the raw team name lives here only. */
+    public static final String SUBMISSION = "leaderboard.carla.org/submission";
+    public static final String WORKER_PAIRS = "leaderboard.carla.org/worker-pairs";
+    public static final String REQUESTED_AT = "leaderboard.carla.org/requested-at";
+    /** Written once the Job's end was published, before the Job is deleted: a restart then only deletes it. */
+    public static final String FINISHED_REPORTED = "leaderboard.carla.org/finished-reported";
+    /** Keeps a Job deleted by anyone (TTL, an operator) until its end was published. */
+    public static final String REPORT_FINALIZER = "leaderboard.carla.org/report-outcome";
+    /** The EKS pod identity webhook injects no AWS credentials into the containers listed here. */
+    public static final String SKIP_AWS_CONTAINERS = "eks.amazonaws.com/skip-containers";
+
+    private JobMetadata() {
+    }
+
+    public static String identityJson(SubmissionIdentity submission) {
+        return EventCodec.write(submission);
+    }
+
+    /** The submission a Job runs, empty when the annotation is missing or was edited into something unreadable. */
+    public static Optional<SubmissionIdentity> submission(Job job) {
+        String json = annotations(job).get(SUBMISSION);
+        if (json == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(EventCodec.mapper().readValue(json, SubmissionIdentity.class));
+        } catch (JsonProcessingException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    public static int workerPairs(Job job) {
+        try {
+            return Math.max(1, Integer.parseInt(annotations(job).getOrDefault(WORKER_PAIRS, "1")));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
+    public static boolean finishedReported(Job job) {
+        return annotations(job).containsKey(FINISHED_REPORTED);
+    }
+
+    static Map<String, String> annotations(Job job) {
+        var annotations = job.getMetadata() == null ? null : job.getMetadata().getAnnotations();
+        return annotations == null ? Map.of() : annotations;
+    }
+}

@@ -1,0 +1,313 @@
+package org.carla.leaderboard.launcher.job;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.track.TrackSpec;
+import org.carla.leaderboard.launcher.config.LauncherConfig;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+
+/**
+ * The Kubernetes Job of one submission, built in one place from the launch request (its track carries images, routes,
+ * pairs, deadline) and the launcher's cluster configuration. The paths and variables are the contract with pod-runtime
+ * and the local Job runner: see the module README.
+ */
+public final class SubmissionJob {
+
+    static final String POD_RUNTIME_DIR = "/opt/pod-runtime";
+    static final String POD_RUNTIME = POD_RUNTIME_DIR + "/pod-runtime";
+    static final String POD_RUNTIME_IMAGE_BINARY = "/usr/local/bin/pod-runtime";
+    static final String LOGS_DIR = "/tmp/logs";
+    static final String STATUS_DIR = LOGS_DIR + "/containers-status";
+    static final int FIRST_CARLA_PORT = 2000;
+    static final int CARLA_PORT_STEP = 100;
+
+    private final LauncherConfig config;
+
+    public SubmissionJob(LauncherConfig config) {
+        this.config = config;
+        for (String role : List.of("install", "init", "simulator", "agent", "logcopy")) {
+            if (!config.resources().containsKey(role)) {
+                throw new IllegalStateException("launcher.resources." + role + ".* is not configured");
+            }
+        }
+    }
+
+    /** The Kueue LocalQueue of a track, when its admission goes through Kueue. */
+    public Optional<String> kueueQueue(TrackSpec track) {
+        return Optional.ofNullable(config.kueueQueues().getOrDefault(track.leaderboard(), Map.of()).get(track.track()));
+    }
+
+    public Job build(LaunchRequest request) {
+        SubmissionIdentity submission = request.submission();
+        TrackSpec track = request.trackSpec();
+        List<RouteSubset> subsets = RouteSubset.split(track.routes(), track.effectiveWorkerPairs());
+        int pairs = subsets.size();
+        Optional<String> kueueQueue = kueueQueue(track);
+
+        var labels = new LinkedHashMap<String, String>();
+        labels.put(JobMetadata.MANAGED_BY, JobMetadata.LAUNCHER);
+        labels.put(JobMetadata.SUBMISSION_ID, JobNames.labelValue(submission.submissionId()));
+        labels.put(JobMetadata.TEAM_ID, JobNames.labelValue(Long.toString(submission.teamId())));
+        labels.put(JobMetadata.LEADERBOARD, JobNames.labelValue(submission.leaderboard()));
+        labels.put(JobMetadata.TRACK, JobNames.labelValue(submission.track()));
+        kueueQueue.ifPresent(queue -> labels.put(JobMetadata.KUEUE_QUEUE, JobNames.labelValue(queue)));
+
+        var annotations = new LinkedHashMap<String, String>();
+        annotations.put(JobMetadata.SUBMISSION_ID, submission.submissionId());
+        annotations.put(JobMetadata.SUBMISSION, JobMetadata.identityJson(submission));
+        annotations.put(JobMetadata.WORKER_PAIRS, Integer.toString(pairs));
+        annotations.put(JobMetadata.REQUESTED_AT, request.requestedAt().toString());
+
+        var podAnnotations = new LinkedHashMap<String, String>();
+        if (config.aws().skipAgentContainers()) {
+            var skipped = new ArrayList<String>();
+            for (int i = 1; i <= pairs; i++) {
+                skipped.add("simulator-" + i);
+                skipped.add("agent-" + i);
+            }
+            podAnnotations.put(JobMetadata.SKIP_AWS_CONTAINERS, String.join(",", skipped));
+        }
+
+        var containers = new ArrayList<Container>();
+        for (int i = 1; i <= pairs; i++) {
+            containers.add(simulator(request, i, pairs));
+            containers.add(agent(request, i, pairs, subsets.get(i - 1)));
+        }
+        containers.add(logcopy(request, pairs));
+
+        return new JobBuilder()
+                .withNewMetadata()
+                    .withName(JobNames.forSubmission(submission))
+                    .withNamespace(config.namespace())
+                    .withLabels(labels)
+                    .withAnnotations(annotations)
+                    .withFinalizers(JobMetadata.REPORT_FINALIZER)
+                .endMetadata()
+                .withNewSpec()
+                    .withBackoffLimit(2 * track.allowedResumes())
+                    .withActiveDeadlineSeconds(track.deadlineSeconds())
+                    .withTtlSecondsAfterFinished((int) config.ttlAfterFinished().toSeconds())
+                    .withSuspend(kueueQueue.isPresent() ? Boolean.TRUE : null)
+                    .withNewTemplate()
+                        .withNewMetadata()
+                            .addToLabels(JobMetadata.WORKLOAD, JobMetadata.WORKLOAD_SUBMISSION)
+                            .addToLabels(JobMetadata.SUBMISSION_ID, labels.get(JobMetadata.SUBMISSION_ID))
+                            .withAnnotations(podAnnotations.isEmpty() ? null : podAnnotations)
+                        .endMetadata()
+                        .withNewSpec()
+                            .withRestartPolicy("OnFailure")
+                            .withServiceAccountName(config.serviceAccount())
+                            .withAutomountServiceAccountToken(false)
+                            .withEnableServiceLinks(false)
+                            .addToNodeSelector("node.kubernetes.io/instance-type", track.instanceType())
+                            .addNewToleration()
+                                .withKey(config.gpuResource()).withOperator("Exists").withEffect("NoSchedule")
+                            .endToleration()
+                            .withNewSecurityContext()
+                                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+                            .endSecurityContext()
+                            .withVolumes(volumes())
+                            .withInitContainers(installPodRuntime(track), privateContents(request, pairs))
+                            .withContainers(containers)
+                        .endSpec()
+                    .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    private List<Volume> volumes() {
+        var volumes = new ArrayList<Volume>();
+        for (String name : List.of("pod-runtime", "logs", "leaderboard", "scenario-runner", "carla-python-api")) {
+            volumes.add(new VolumeBuilder().withName(name).withNewEmptyDir().endEmptyDir().build());
+        }
+        volumes.add(new VolumeBuilder().withName("x11").withNewHostPath().withPath(config.x11HostPath())
+                .withType("Directory").endHostPath().build());
+        return volumes;
+    }
+
+    private Container installPodRuntime(TrackSpec track) {
+        return new ContainerBuilder()
+                .withName("install-pod-runtime")
+                .withImage(track.podRuntimeImage())
+                .withCommand(POD_RUNTIME_IMAGE_BINARY, "install", POD_RUNTIME_DIR)
+                .withVolumeMounts(mount("pod-runtime", POD_RUNTIME_DIR, false))
+                .withResources(resources("install", false))
+                .withSecurityContext(restricted())
+                .build();
+    }
+
+    private Container privateContents(LaunchRequest request, int pairs) {
+        TrackSpec track = request.trackSpec();
+        return new ContainerBuilder()
+                .withName("private-contents")
+                .withImage(track.leaderboardImage())
+                .withCommand(POD_RUNTIME, "init")
+                .withEnv(withRegion(List.of(
+                        env("SUBMISSION_ID", request.submission().submissionId()),
+                        env("WORKER_PAIRS", Integer.toString(pairs)),
+                        env("RESUME", Boolean.toString(request.resume())),
+                        env("S3_BUCKET", track.bucket()),
+                        env("LOGS_DIR", LOGS_DIR),
+                        env("STATUS_DIR", STATUS_DIR),
+                        env("LEADERBOARD_VOLUME", "/tmp/leaderboard"),
+                        env("SCENARIO_RUNNER_VOLUME", "/tmp/scenario_runner"),
+                        env("CARLA_PYTHON_API_VOLUME", "/tmp/CARLA"))))
+                .withVolumeMounts(podRuntimeMount(), logsMount(),
+                        mount("leaderboard", "/tmp/leaderboard", false),
+                        mount("scenario-runner", "/tmp/scenario_runner", false),
+                        mount("carla-python-api", "/tmp/CARLA", false))
+                .withResources(resources("init", false))
+                .withSecurityContext(restricted())
+                .build();
+    }
+
+    private Container simulator(LaunchRequest request, int worker, int pairs) {
+        TrackSpec track = request.trackSpec();
+        return new ContainerBuilder()
+                .withName("simulator-" + worker)
+                .withImage(track.simulatorImage())
+                .withCommand(POD_RUNTIME, "simulator")
+                .withEnv(pairEnv(request, worker, pairs, List.of(env("CARLA_RENDERER", track.renderer()))))
+                .withVolumeMounts(podRuntimeMount(), logsMount(), mount("x11", "/tmp/.X11-unix", false))
+                .withResources(resources("simulator", true))
+                // CARLA needs the GPU devices and the host's X11 socket, as in the original Job.
+                .withSecurityContext(new SecurityContextBuilder().withPrivileged(true).build())
+                .build();
+    }
+
+    private Container agent(LaunchRequest request, int worker, int pairs, RouteSubset subset) {
+        TrackSpec track = request.trackSpec();
+        return new ContainerBuilder()
+                .withName("agent-" + worker)
+                .withImage(request.imageUri())
+                .withCommand(POD_RUNTIME, "agent")
+                .withEnv(pairEnv(request, worker, pairs, List.of(
+                        env("CHALLENGE_TRACK_CODENAME", track.track()),
+                        env("ROUTES", track.routesFile()),
+                        env("ROUTES_SUBSET", subset.toString()),
+                        env("REPETITIONS", Integer.toString(track.repetitions())),
+                        env("RESUME", Boolean.toString(request.resume())),
+                        env("LEADERBOARD_ROOT", "/workspace/leaderboard"),
+                        env("SCENARIO_RUNNER_ROOT", "/workspace/scenario_runner"),
+                        env("CARLA_PYTHON_API_ROOT", "/workspace/CARLA"))))
+                .withVolumeMounts(podRuntimeMount(), logsMount(),
+                        mount("leaderboard", "/workspace/leaderboard", false),
+                        mount("scenario-runner", "/workspace/scenario_runner", false),
+                        mount("carla-python-api", "/workspace/CARLA", false))
+                .withResources(resources("agent", false))
+                .withSecurityContext(restricted())
+                .build();
+    }
+
+    private Container logcopy(LaunchRequest request, int pairs) {
+        SubmissionIdentity submission = request.submission();
+        TrackSpec track = request.trackSpec();
+        return new ContainerBuilder()
+                .withName("logcopy")
+                .withImage(track.podRuntimeImage())
+                .withCommand(POD_RUNTIME, "logcopy")
+                .withEnv(withRegion(List.of(
+                        env("SUBMISSION_ID", submission.submissionId()),
+                        env("WORKER_PAIRS", Integer.toString(pairs)),
+                        env("S3_BUCKET", track.bucket()),
+                        env("SUBMISSION_EVENTS_QUEUE_URL", config.submissionEventsQueueUrl()),
+                        env("EXPECTED_ROUTES", Integer.toString(track.expectedRouteRecords())),
+                        env("LOGS_PERIOD", Long.toString(config.logsPeriod().toSeconds())),
+                        env("SUBMISSION_PK", Long.toString(submission.submissionPk())),
+                        env("CHALLENGE_PK", Long.toString(submission.challengePk())),
+                        env("PHASE_PK", Long.toString(submission.phasePk())),
+                        env("TEAM_ID", Long.toString(submission.teamId())),
+                        env("TEAM_NAME", submission.teamName()),
+                        env("LEADERBOARD", submission.leaderboard()),
+                        env("TRACK", submission.track()),
+                        env("LOGS_DIR", LOGS_DIR),
+                        env("STATUS_DIR", STATUS_DIR))))
+                .withVolumeMounts(podRuntimeMount(), logsMount())
+                .withResources(resources("logcopy", false))
+                .withSecurityContext(restricted())
+                .build();
+    }
+
+    /** The variables every pair role shares; WORKER_ID counts from 1, the GPU index from 0. */
+    private List<EnvVar> pairEnv(LaunchRequest request, int worker, int pairs, List<EnvVar> roleEnv) {
+        var env = new ArrayList<EnvVar>();
+        env.add(env("SUBMISSION_ID", request.submission().submissionId()));
+        env.add(env("WORKER_PAIRS", Integer.toString(pairs)));
+        env.add(env("WORKER_ID", Integer.toString(worker)));
+        env.add(env("CARLA_PORT", Integer.toString(FIRST_CARLA_PORT + CARLA_PORT_STEP * (worker - 1))));
+        env.add(env("NVIDIA_VISIBLE_DEVICES", Integer.toString(worker - 1)));
+        env.add(env("LOGS_DIR", LOGS_DIR));
+        env.add(env("STATUS_DIR", STATUS_DIR));
+        env.addAll(roleEnv);
+        return env;
+    }
+
+    private List<EnvVar> withRegion(List<EnvVar> env) {
+        if (config.aws().region().isEmpty()) {
+            return env;
+        }
+        var all = new ArrayList<>(env);
+        all.add(env("AWS_REGION", config.aws().region().get()));
+        return all;
+    }
+
+    private ResourceRequirements resources(String role, boolean gpu) {
+        LauncherConfig.ContainerResources settings = config.resources().get(role);
+        var builder = new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity(settings.cpuRequest()))
+                .addToRequests("memory", new Quantity(settings.memoryRequest()))
+                .addToLimits("cpu", new Quantity(settings.cpuLimit()))
+                .addToLimits("memory", new Quantity(settings.memoryLimit()));
+        if (gpu) {
+            builder.addToRequests(config.gpuResource(), new Quantity("1"))
+                    .addToLimits(config.gpuResource(), new Quantity("1"));
+        }
+        return builder.build();
+    }
+
+    private static SecurityContext restricted() {
+        return new SecurityContextBuilder()
+                .withAllowPrivilegeEscalation(false)
+                .withPrivileged(false)
+                .withNewCapabilities().withDrop("ALL").endCapabilities()
+                .build();
+    }
+
+    private static VolumeMount podRuntimeMount() {
+        return mount("pod-runtime", POD_RUNTIME_DIR, true);
+    }
+
+    private static VolumeMount logsMount() {
+        return mount("logs", LOGS_DIR, false);
+    }
+
+    private static VolumeMount mount(String volume, String path, boolean readOnly) {
+        return new VolumeMountBuilder().withName(volume).withMountPath(path).withReadOnly(readOnly ? true : null)
+                .build();
+    }
+
+    private static EnvVar env(String name, String value) {
+        return new EnvVarBuilder().withName(name).withValue(value).build();
+    }
+}

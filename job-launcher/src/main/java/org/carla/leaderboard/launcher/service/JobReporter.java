@@ -1,0 +1,182 @@
+package org.carla.leaderboard.launcher.service;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.carla.leaderboard.domain.event.EventCodec;
+import org.carla.leaderboard.domain.event.JobFinished;
+import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.launcher.client.SubmissionEvents;
+import org.carla.leaderboard.launcher.config.LauncherConfig;
+import org.carla.leaderboard.launcher.job.JobEnd;
+import org.carla.leaderboard.launcher.job.JobMetadata;
+import org.jboss.logging.Logger;
+
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+
+/**
+ * Reports the end of one Job and removes it, in an order that survives a restart at any point: publish
+ * {@code job-finished}, then mark the Job reported (annotation) and release its finalizer, then delete it. A restart
+ * before the mark publishes again (a duplicate, tolerated downstream); after it, only the deletion is left to do.
+ */
+@ApplicationScoped
+public class JobReporter {
+
+    private static final Logger LOG = Logger.getLogger(JobReporter.class);
+
+    private final KubernetesClient kubernetes;
+    private final SubmissionEvents events;
+    private final LauncherMetrics metrics;
+    private final String namespace;
+    /**
+     * UIDs of the Jobs reported by this process, so a deletion event carrying a state older than our mark is not
+     * reported twice. Only an optimisation: the durable mark is the annotation.
+     */
+    private final Set<String> reported = Collections.newSetFromMap(new LinkedHashMap<String, Boolean>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > 10_000;
+        }
+    });
+
+    JobReporter(KubernetesClient kubernetes, SubmissionEvents events, LauncherMetrics metrics, LauncherConfig config) {
+        this.kubernetes = kubernetes;
+        this.events = events;
+        this.metrics = metrics;
+        this.namespace = config.namespace();
+    }
+
+    /** A Job that finished or is being deleted: report it unless already done, then let it go. */
+    public void settle(String name) {
+        Job job = kubernetes.batch().v1().jobs().inNamespace(namespace).withName(name).get();
+        if (job == null) {
+            return; // Gone: its deletion event is handled by vanished().
+        }
+        if (!JobMetadata.finishedReported(job)) {
+            if (!publish(job)) {
+                return;
+            }
+        }
+        release(job);
+        if (job.getMetadata().getDeletionTimestamp() == null) {
+            kubernetes.batch().v1().jobs().inNamespace(namespace).withName(name)
+                    .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+            LOG.infof("Job %s deleted", name);
+        }
+    }
+
+    /** A Job that disappeared without our mark (its finalizer removed by someone else): report what is known. */
+    public void vanished(Job job) {
+        if (!JobMetadata.finishedReported(job) && !wasReported(job)) {
+            publish(job);
+        }
+    }
+
+    private boolean publish(Job job) {
+        String name = job.getMetadata().getName();
+        Optional<SubmissionIdentity> submission = JobMetadata.submission(job);
+        if (submission.isEmpty()) {
+            metrics.jobUnreportable();
+            LOG.errorf("Job %s has no readable %s annotation: its end cannot be reported; left in place for an operator",
+                    name, JobMetadata.SUBMISSION);
+            return false;
+        }
+        Instant now = Instant.now();
+        JobEnd end = JobEnd.of(job).orElseGet(() -> JobEnd.deleted(job, now));
+        events.publish(JobFinished.of(submission.get(), name, end.outcome(), end.reason(),
+                JobMetadata.workerPairs(job), end.startedAt(), end.finishedAt(), containerOutcomes(name), now));
+        synchronized (reported) {
+            reported.add(job.getMetadata().getUid());
+        }
+        metrics.jobFinished(end.outcome(), end.reason());
+        LOG.infof("submission %s: Job %s ended, %s (%s); job-finished published", submission.get().submissionId(),
+                name, end.outcome(), end.reason());
+        return true;
+    }
+
+    private boolean wasReported(Job job) {
+        synchronized (reported) {
+            return reported.contains(job.getMetadata().getUid());
+        }
+    }
+
+    /**
+     * Marks the Job reported and removes our finalizer in one JSON patch; its {@code test} operation makes the patch
+     * fail, rather than remove another controller's finalizer, if the list changed since the Job was read.
+     */
+    private void release(Job job) {
+        List<String> finalizers = job.getMetadata().getFinalizers() == null ? List.of()
+                : job.getMetadata().getFinalizers();
+        int ours = finalizers.indexOf(JobMetadata.REPORT_FINALIZER);
+        var operations = new ArrayList<Map<String, Object>>();
+        if (ours >= 0) {
+            String path = "/metadata/finalizers/" + ours;
+            operations.add(Map.of("op", "test", "path", path, "value", JobMetadata.REPORT_FINALIZER));
+            operations.add(Map.of("op", "remove", "path", path));
+        }
+        if (!JobMetadata.finishedReported(job)) {
+            String reportedAt = Instant.now().toString();
+            if (job.getMetadata().getAnnotations() == null) {
+                operations.add(Map.of("op", "add", "path", "/metadata/annotations",
+                        "value", Map.of(JobMetadata.FINISHED_REPORTED, reportedAt)));
+            } else {
+                operations.add(Map.of("op", "add", "path",
+                        "/metadata/annotations/" + JobMetadata.FINISHED_REPORTED.replace("~", "~0").replace("/", "~1"),
+                        "value", reportedAt));
+            }
+        }
+        if (!operations.isEmpty()) {
+            kubernetes.batch().v1().jobs().inNamespace(namespace).withName(job.getMetadata().getName())
+                    .patch(PatchContext.of(PatchType.JSON), EventCodec.write(operations));
+        }
+    }
+
+    /** Each container of the Job's latest pod: restarts and how it last ended. Empty when the pods are gone. */
+    private List<ContainerOutcome> containerOutcomes(String jobName) {
+        List<Pod> pods = kubernetes.pods().inNamespace(namespace).withLabel("job-name", jobName).list().getItems();
+        Optional<Pod> latest = pods.stream().filter(pod -> pod.getStatus() != null)
+                .max(Comparator.comparing((Pod pod) -> String.valueOf(pod.getMetadata().getCreationTimestamp())));
+        var outcomes = new ArrayList<ContainerOutcome>();
+        latest.ifPresent(pod -> {
+            statuses(pod.getStatus().getInitContainerStatuses()).forEach(s -> outcomes.add(outcome(s)));
+            statuses(pod.getStatus().getContainerStatuses()).forEach(s -> outcomes.add(outcome(s)));
+        });
+        return outcomes;
+    }
+
+    private static List<ContainerStatus> statuses(List<ContainerStatus> statuses) {
+        return statuses == null ? List.of() : statuses;
+    }
+
+    private static ContainerOutcome outcome(ContainerStatus status) {
+        ContainerStateTerminated ended = terminated(status.getState());
+        if (ended == null) {
+            ended = terminated(status.getLastState());
+        }
+        int restarts = status.getRestartCount() == null ? 0 : status.getRestartCount();
+        return new ContainerOutcome(status.getName(), restarts, ended == null ? null : ended.getExitCode(),
+                ended == null ? null : ended.getReason());
+    }
+
+    private static ContainerStateTerminated terminated(ContainerState state) {
+        return state == null ? null : state.getTerminated();
+    }
+}

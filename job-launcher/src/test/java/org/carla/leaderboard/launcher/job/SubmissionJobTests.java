@@ -1,0 +1,104 @@
+package org.carla.leaderboard.launcher.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+class SubmissionJobTests {
+
+    private final SubmissionJob jobs = new SubmissionJob(SeedsConfiguration.launcherConfig());
+
+    @Test
+    void theSeedsJobIsTheGoldenYaml() throws IOException {
+        Job actual = jobs.build(SeedsConfiguration.request());
+
+        Job expected;
+        try (InputStream in = getClass().getResourceAsStream("/golden/seeds-job.yaml")) {
+            expected = Serialization.unmarshal(new String(in.readAllBytes(), StandardCharsets.UTF_8), Job.class);
+        }
+        JsonNode actualTree = Serialization.jsonMapper().valueToTree(actual);
+        JsonNode expectedTree = Serialization.jsonMapper().valueToTree(expected);
+        assertThat(actualTree).as("the Job differs from golden/seeds-job.yaml; the Job built is:%n%s",
+                Serialization.asYaml(actual)).isEqualTo(expectedTree);
+    }
+
+    @Test
+    void noParticipantContainerHoldsCredentialsOrPrivileges() {
+        Job job = jobs.build(SeedsConfiguration.request());
+        var pod = job.getSpec().getTemplate().getSpec();
+        List<Container> all = Stream.concat(pod.getInitContainers().stream(), pod.getContainers().stream()).toList();
+
+        assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+        for (Container container : all) {
+            assertThat(container.getResources().getRequests()).as(container.getName()).containsKeys("cpu", "memory");
+            assertThat(container.getResources().getLimits()).as(container.getName()).containsKeys("cpu", "memory");
+            assertThat(container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()).as(container.getName())
+                    .noneMatch(env -> env.getName().startsWith("AWS_ACCESS") || env.getName().startsWith("AWS_SECRET")
+                            || env.getName().toUpperCase().contains("EVALAI") || env.getName().contains("TOKEN")
+                            || env.getValueFrom() != null);
+            if (!container.getName().startsWith("simulator-")) {
+                assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).as(container.getName())
+                        .isFalse();
+                assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+            }
+        }
+        List<String> agents = all.stream().map(Container::getName).filter(name -> name.startsWith("agent-")).toList();
+        assertThat(agents).hasSize(4);
+        String skipped = job.getSpec().getTemplate().getMetadata().getAnnotations()
+                .get(JobMetadata.SKIP_AWS_CONTAINERS);
+        assertThat(List.of(skipped.split(","))).containsAll(agents).doesNotContain("logcopy", "private-contents");
+    }
+
+    @Test
+    void aTrackWithFewerRoutesThanPairsGetsOnePairPerRoute() {
+        var spec = SeedsConfiguration.sensorsTrack();
+        var track = new org.carla.leaderboard.domain.track.TrackSpec(spec.leaderboard(), spec.track(), spec.bucket(),
+                spec.routesFile(), 3, 2, 4, spec.instanceType(), spec.simulatorImage(), spec.leaderboardImage(),
+                spec.podRuntimeImage(), spec.renderer(), 600, 1, false, null, Map.of());
+        LaunchRequest request = LaunchRequest.of(SeedsConfiguration.submission("t"), "agent:1", true, track,
+                SeedsConfiguration.request().requestedAt());
+
+        Job job = jobs.build(request);
+
+        var containers = job.getSpec().getTemplate().getSpec().getContainers();
+        assertThat(containers).extracting(Container::getName)
+                .containsExactly("simulator-1", "agent-1", "simulator-2", "agent-2", "simulator-3", "agent-3", "logcopy");
+        assertThat(env(containers.get(5), "ROUTES_SUBSET")).isEqualTo("2-2");
+        assertThat(env(containers.get(5), "RESUME")).isEqualTo("true");
+        assertThat(env(containers.get(6), "EXPECTED_ROUTES")).isEqualTo("6");
+        assertThat(env(containers.get(6), "WORKER_PAIRS")).isEqualTo("3");
+        assertThat(job.getSpec().getBackoffLimit()).isEqualTo(2);
+        assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600);
+    }
+
+    @Test
+    void aKueueTrackIsCreatedSuspendedInItsQueue() {
+        var kueue = new SubmissionJob(SeedsConfiguration.launcherConfig(
+                Map.of("launcher.kueue-queues.leaderboard-20.SENSORS", "gpu-g5")));
+
+        Job job = kueue.build(SeedsConfiguration.request());
+
+        assertThat(job.getSpec().getSuspend()).isTrue();
+        assertThat(job.getMetadata().getLabels()).containsEntry(JobMetadata.KUEUE_QUEUE, "gpu-g5");
+        assertThat(jobs.build(SeedsConfiguration.request()).getSpec().getSuspend()).isNull();
+    }
+
+    private static String env(Container container, String name) {
+        return container.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst().orElseThrow().getValue();
+    }
+}

@@ -1,0 +1,94 @@
+package org.carla.leaderboard.localstack;
+
+import java.net.URI;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.carla.leaderboard.localstack.aws.AwsClients;
+import org.carla.leaderboard.localstack.aws.ElasticMqServer;
+import org.carla.leaderboard.localstack.evalai.EvalAiOptions;
+import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
+import org.carla.leaderboard.localstack.evalai.LeaderboardSchema;
+import org.carla.leaderboard.localstack.evalai.SqsSubmissionPublisher;
+
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * The {@code evalai} component: the EvalAI stand-in, hosting the configured phases, publishing EvalAI's messages on
+ * the stack's {@code submissions} queue, with a host token drawn at random for each stack.
+ */
+public final class EvalAiComponent implements StackComponent {
+
+    public static final String NAME = "evalai";
+    static final String QUEUE = "submissions";
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private SqsClient sqs;
+    private EvalAiStandIn standIn;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Set<String> requires() {
+        return Set.of(ElasticMqServer.NAME);
+    }
+
+    @Override
+    public void start(StackContext context) {
+        String queueUrl = context.quarkusConfig().get("queues." + QUEUE + ".url");
+        if (queueUrl == null) {
+            throw new IllegalStateException("the EvalAI stand-in publishes on the '" + QUEUE
+                    + "' queue, which the stack does not create (queues: " + context.queues() + ")");
+        }
+        sqs = AwsClients.client(SqsClient.builder(), context.endpoint(ElasticMqServer.NAME), context.credentials(),
+                context.region());
+        var token = new byte[24];
+        RANDOM.nextBytes(token);
+        var options = EvalAiOptions.builder(HexFormat.of().formatHex(token), new SqsSubmissionPublisher(sqs, queueUrl))
+                .port(context.port());
+        // The phases the stack's leaderboards evaluate, each with the CARLA leaderboard's metrics.
+        context.evaluation().phases().keySet().stream().sorted()
+                .forEach(phase -> options.phase(Long.parseLong(phase), LeaderboardSchema.carlaLeaderboard()));
+        standIn = EvalAiStandIn.start(options.build());
+    }
+
+    /** The stand-in's host-side controls and recorded calls. */
+    public EvalAiStandIn standIn() {
+        if (standIn == null) {
+            throw new IllegalStateException("evalai is not running");
+        }
+        return standIn;
+    }
+
+    @Override
+    public Map<String, URI> endpoints() {
+        return standIn == null ? Map.of() : Map.of(NAME, URI.create(standIn.url()));
+    }
+
+    @Override
+    public Map<String, String> quarkusConfig() {
+        return standIn == null ? Map.of() : standIn.quarkusConfig();
+    }
+
+    @Override
+    public List<ProcessHandle> processes() {
+        return List.of(); // an HTTP server in this JVM
+    }
+
+    @Override
+    public void close() {
+        if (standIn != null) {
+            standIn.close();
+        }
+        if (sqs != null) {
+            sqs.close();
+        }
+    }
+}

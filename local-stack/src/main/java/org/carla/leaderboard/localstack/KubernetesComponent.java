@@ -1,0 +1,103 @@
+package org.carla.leaderboard.localstack;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.carla.leaderboard.localstack.aws.ElasticMqServer;
+import org.carla.leaderboard.localstack.aws.S3ProxyServer;
+import org.carla.leaderboard.localstack.kubernetes.ImageProfiles;
+import org.carla.leaderboard.localstack.kubernetes.KubernetesApiServer;
+import org.carla.leaderboard.localstack.kubernetes.LocalJobRunner;
+import org.carla.leaderboard.localstack.kubernetes.LocalJobRunnerOptions;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * The {@code kubernetes} component: the Kubernetes API server (fabric8, CRUD mode) and the local Job runner for the
+ * {@code submissions} namespace. The runner's image profiles come from the stack's {@code local-stack.images.*}
+ * settings; every container also gets the stack's S3 and SQS client overrides as environment variables, the way
+ * pod-runtime's Quarkus configuration reads them (in a cluster, IRSA and the real endpoints take their place).
+ */
+public final class KubernetesComponent implements StackComponent {
+
+    public static final String NAME = "kubernetes";
+    static final String IMAGES_PREFIX = "local-stack.images.";
+
+    private KubernetesApiServer server;
+    private KubernetesClient client;
+    private KubernetesClient runnerClient;
+    private LocalJobRunner runner;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Set<String> after() {
+        return Set.of(ElasticMqServer.NAME, S3ProxyServer.NAME);
+    }
+
+    @Override
+    public void start(StackContext context) {
+        var awsEnv = new LinkedHashMap<String, String>();
+        context.quarkusConfig().forEach((key, value) -> {
+            if (key.startsWith("quarkus.s3.") || key.startsWith("quarkus.sqs.")) {
+                awsEnv.put(LocalStackMain.environmentName(key), value);
+            }
+        });
+        var profiles = ImageProfiles.fromProperties(context.settings(), IMAGES_PREFIX).stream()
+                .map(profile -> profile.withOverrideEnv(awsEnv))
+                .toList();
+        server = KubernetesApiServer.start(context.port());
+        client = server.newClient();
+        runnerClient = server.newClient();
+        var options = LocalJobRunnerOptions.builder(runnerClient, context.workDir().resolve("jobs"))
+                .namespace(KubernetesApiServer.SUBMISSIONS_NAMESPACE);
+        profiles.forEach(options::profile);
+        runner = LocalJobRunner.start(options.build());
+    }
+
+    /** A fabric8 client on the API server, defaulting to the {@code submissions} namespace; the stack closes it. */
+    public KubernetesClient client() {
+        if (client == null) {
+            throw new IllegalStateException("kubernetes is not running");
+        }
+        return client;
+    }
+
+    @Override
+    public Map<String, URI> endpoints() {
+        return server == null ? Map.of() : Map.of(NAME, URI.create(server.url()));
+    }
+
+    @Override
+    public Map<String, String> quarkusConfig() {
+        return server == null ? Map.of() : server.quarkusConfig();
+    }
+
+    /** The processes of the Jobs' pods the runner is running now. */
+    @Override
+    public List<ProcessHandle> processes() {
+        return runner == null ? List.of() : runner.processes();
+    }
+
+    @Override
+    public void close() {
+        if (runner != null) {
+            runner.close();
+        }
+        if (runnerClient != null) {
+            runnerClient.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+}

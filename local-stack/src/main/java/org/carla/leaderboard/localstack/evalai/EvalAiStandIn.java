@@ -1,0 +1,147 @@
+package org.carla.leaderboard.localstack.evalai;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.jboss.logging.Logger;
+
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * The EvalAI stand-in: a real HTTP server on 127.0.0.1 with EvalAI's host API ({@code /api/jobs/...}, Bearer token),
+ * the files EvalAI stores ({@code /media/...}), and the host-side controls both here as Java methods and over HTTP
+ * under {@code /_standin/}. Built on the JDK's HTTP server: it needs nothing from the class path, so it behaves the
+ * same inside any service's tests and in the stack's own process.
+ */
+public final class EvalAiStandIn implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(EvalAiStandIn.class);
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final Submissions submissions;
+    private final Faults faults = new Faults();
+    private final HostApi hostApi;
+    private final String url;
+    private final String token;
+
+    private EvalAiStandIn(EvalAiOptions options) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 50);
+        url = "http://127.0.0.1:" + server.getAddress().getPort();
+        token = options.token();
+        submissions = new Submissions(options);
+        hostApi = new HostApi(submissions, faults, options.token(), url);
+        AdminApi admin = new AdminApi(submissions, faults, hostApi);
+        server.createContext("/api/", hostApi);
+        server.createContext(AdminApi.PREFIX + "/", admin);
+        server.createContext("/media/", admin);
+        // Threads of their own, so injected latency on one call does not hold up the others.
+        executor = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "evalai-standin");
+            thread.setDaemon(true);
+            return thread;
+        });
+        server.setExecutor(executor);
+        server.start();
+        LOG.infof("EvalAI stand-in on %s (challenge %d, phases %s)", url, options.challengePk(),
+                options.phases().keySet());
+    }
+
+    public static EvalAiStandIn start(EvalAiOptions options) {
+        try {
+            return new EvalAiStandIn(options);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the EvalAI stand-in on port " + options.port(), e);
+        }
+    }
+
+    /** The base URL, for {@code quarkus.rest-client.evalai.url}: {@code http://127.0.0.1:<port>}. */
+    public String url() {
+        return url;
+    }
+
+    /**
+     * The configuration that points a Quarkus service's EvalAI client here: {@code quarkus.rest-client.evalai.url} and
+     * {@code evalai.token} (a test token; the map is for test configuration, never for logs).
+     */
+    public java.util.Map<String, String> quarkusConfig() {
+        return java.util.Map.of("quarkus.rest-client.evalai.url", url, "evalai.token", token);
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** The base URL of the host-side controls over HTTP. */
+    public String controlUrl() {
+        return url + AdminApi.PREFIX;
+    }
+
+    /** Creates a submission (status {@code submitted}) and publishes EvalAI's message for it. */
+    public SubmissionView createSubmission(NewSubmission submission) {
+        return unwrap(() -> submissions.create(submission));
+    }
+
+    /** The host cancels a submission that has not finished: status {@code cancelled}. */
+    public SubmissionView cancel(long pk) {
+        return unwrap(() -> submissions.cancel(pk));
+    }
+
+    /** The host resumes a failed submission: status {@code resuming}, the same pk published again. */
+    public SubmissionView resume(long pk) {
+        return unwrap(() -> submissions.resume(pk));
+    }
+
+    public Optional<SubmissionView> submission(long pk) {
+        return submissions.view(pk);
+    }
+
+    public List<SubmissionView> submissions() {
+        return submissions.all();
+    }
+
+    /** Every call the EvalAI API received, oldest first (faulted and refused ones included). */
+    public List<RecordedCall> calls() {
+        return hostApi.calls();
+    }
+
+    /** The next {@code calls} API calls are answered with {@code status} (a 5xx). */
+    public void failNext(int calls, int status) {
+        faults.failNext(calls, status);
+    }
+
+    /** Every API call for {@code duration} from now is answered with {@code status} (a 5xx). */
+    public void failFor(Duration duration, int status) {
+        faults.failFor(duration, status);
+    }
+
+    /** Every API call waits {@code latency} before it is handled. */
+    public void latency(Duration latency) {
+        faults.latency(latency);
+    }
+
+    public void clearFaults() {
+        faults.clear();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    private static <T> T unwrap(java.util.function.Supplier<T> operation) {
+        try {
+            return operation.get();
+        } catch (EvalAiError e) {
+            throw new IllegalStateException(e.getMessage());
+        }
+    }
+}

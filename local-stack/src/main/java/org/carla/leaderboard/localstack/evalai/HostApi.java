@@ -1,0 +1,141 @@
+package org.carla.leaderboard.localstack.evalai;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.jboss.logging.Logger;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+
+/**
+ * EvalAI's host API under {@code /api/}: the submission read and the three update endpoints, behind the Bearer token,
+ * the injected faults and the call recorder. Paths are EvalAI's exactly (no trailing slash on the read; a trailing
+ * slash and the plural {@code challenges} on the partial update).
+ */
+final class HostApi implements HttpHandler {
+
+    private static final Logger LOG = Logger.getLogger(HostApi.class);
+    private static final Pattern SUBMISSION = Pattern.compile("/api/jobs/submission/([0-9]+)");
+    private static final Pattern UPDATE = Pattern.compile("/api/jobs/challenge/([0-9]+)/update_submission/");
+    private static final Pattern PARTIAL = Pattern.compile(
+            "/api/jobs/challenges/([0-9]+)/update_partially_evaluated_submission/");
+
+    private final Submissions submissions;
+    private final Faults faults;
+    private final byte[] expectedAuthorization;
+    private final String baseUrl;
+    private final List<RecordedCall> calls = new CopyOnWriteArrayList<>();
+
+    HostApi(Submissions submissions, Faults faults, String token, String baseUrl) {
+        this.submissions = submissions;
+        this.faults = faults;
+        this.expectedAuthorization = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+        this.baseUrl = baseUrl;
+    }
+
+    List<RecordedCall> calls() {
+        return List.copyOf(calls);
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        String method = exchange.getRequestMethod();
+        String path = exchange.getRequestURI().getRawPath();
+        String query = exchange.getRequestURI().getRawQuery();
+        String body = "";
+        int status;
+        Object answer;
+        try {
+            body = Exchanges.body(exchange);
+            sleep(faults.latency());
+            OptionalInt failure = faults.nextFailure();
+            if (failure.isPresent()) {
+                status = failure.getAsInt();
+                answer = null;
+            } else {
+                authenticate(exchange);
+                answer = route(method, path, Exchanges.data(exchange, body));
+                status = 200;
+            }
+        } catch (EvalAiError e) {
+            status = e.status;
+            answer = e.body;
+            if (status == 401) {
+                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"api\"");
+            }
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "EvalAI stand-in: %s %s failed", method, path);
+            status = 500;
+            answer = Map.of("error", "Internal Server Error");
+        }
+        calls.add(new RecordedCall(method, query == null ? path : path + "?" + query, body, status, Instant.now()));
+        LOG.debugf("EvalAI stand-in: %s %s -> %d", method, path, status);
+        if (answer == null) {
+            // An injected fault looks like the proxy in front of EvalAI failing: an HTML page, not JSON.
+            Exchanges.send(exchange, status, "text/html", ("<html><body><h1>" + status
+                    + " Service Unavailable</h1></body></html>").getBytes(StandardCharsets.UTF_8));
+        } else {
+            Exchanges.json(exchange, status, answer);
+        }
+    }
+
+    private Object route(String method, String path, Map<String, Object> data) {
+        Matcher matcher;
+        if ((matcher = SUBMISSION.matcher(path)).matches()) {
+            allow(method, "GET");
+            long pk = Long.parseLong(matcher.group(1));
+            return submissions.serialized(pk, baseUrl)
+                    .orElseThrow(() -> new EvalAiError(404, "error", "Submission " + pk + " does not exist"));
+        }
+        if ((matcher = UPDATE.matcher(path)).matches()) {
+            allow(method, "PUT", "PATCH");
+            long challenge = Long.parseLong(matcher.group(1));
+            return "PUT".equals(method) ? submissions.updateFinal(challenge, data)
+                    : submissions.patch(challenge, data, baseUrl);
+        }
+        if ((matcher = PARTIAL.matcher(path)).matches()) {
+            allow(method, "PUT", "PATCH");
+            long challenge = Long.parseLong(matcher.group(1));
+            return "PUT".equals(method) ? submissions.updatePartial(challenge, data)
+                    : submissions.patch(challenge, data, baseUrl);
+        }
+        throw new EvalAiError(404, "detail", "Not found.");
+    }
+
+    private void authenticate(HttpExchange exchange) {
+        String header = exchange.getRequestHeaders().getFirst("Authorization");
+        if (header == null || header.isBlank()) {
+            throw new EvalAiError(401, "detail", "Authentication credentials were not provided.");
+        }
+        if (!MessageDigest.isEqual(header.trim().getBytes(StandardCharsets.UTF_8), expectedAuthorization)) {
+            throw new EvalAiError(401, "detail", "Given token not valid for any token type");
+        }
+    }
+
+    private static void allow(String method, String... allowed) {
+        if (!List.of(allowed).contains(method)) {
+            throw new EvalAiError(405, "detail", "Method \"" + method + "\" not allowed.");
+        }
+    }
+
+    private static void sleep(Duration latency) {
+        if (latency.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(latency.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

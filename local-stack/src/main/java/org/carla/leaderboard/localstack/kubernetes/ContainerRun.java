@@ -1,0 +1,52 @@
+package org.carla.leaderboard.localstack.kubernetes;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+
+/** The kubelet's view of one container of a pod; changed only on its pod's thread ({@code process} read anywhere). */
+final class ContainerRun {
+
+    final Container spec;
+    final boolean init;
+    int restarts;
+    volatile Process process;
+    ContainerState state = waiting("PodInitializing", null);
+    ContainerState lastState = new ContainerState();
+    String startedAt;
+    boolean succeeded;
+
+    ContainerRun(Container spec, boolean init) {
+        this.spec = spec;
+        this.init = init;
+    }
+
+    String name() {
+        return spec.getName();
+    }
+
+    void running(Process started, String now) {
+        process = started;
+        startedAt = now;
+        state = new ContainerStateBuilder().withNewRunning().withStartedAt(now).endRunning().build();
+    }
+
+    ContainerState terminated(int exitCode, String reason, String message, String finishedAt) {
+        return new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode).withReason(reason)
+                .withMessage(message).withStartedAt(startedAt).withFinishedAt(finishedAt).endTerminated().build();
+    }
+
+    ContainerStatus status() {
+        Process current = process;
+        return new ContainerStatusBuilder().withName(spec.getName()).withImage(spec.getImage()).withImageID("")
+                .withRestartCount(restarts).withState(state).withLastState(lastState)
+                .withReady(current != null && !init).withStarted(current != null)
+                .withContainerID(current == null ? null : "local://" + current.pid()).build();
+    }
+
+    static ContainerState waiting(String reason, String message) {
+        return new ContainerStateBuilder().withNewWaiting().withReason(reason).withMessage(message).endWaiting().build();
+    }
+}

@@ -1,0 +1,145 @@
+package org.carla.leaderboard.localstack.kubernetes;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+/**
+ * Writes Job and Pod status through the {@code /status} subresource the way the Job controller (Kubernetes 1.31+)
+ * writes it: {@code startTime}, {@code active}/{@code ready}/{@code succeeded}/{@code failed} counters (zero counters
+ * omitted except {@code ready}/{@code terminating}), {@code completionTime} on success only, and the terminal
+ * conditions preceded by their interim ones ({@code SuccessCriteriaMet} then {@code Complete}; {@code FailureTarget}
+ * then {@code Failed}), each with status "True", reason, message, lastProbeTime and lastTransitionTime.
+ */
+final class JobStatusWriter {
+
+    static final String BACKOFF_LIMIT_EXCEEDED = "BackoffLimitExceeded";
+    static final String DEADLINE_EXCEEDED = "DeadlineExceeded";
+
+    private final KubernetesClient client;
+    private final String namespace;
+
+    JobStatusWriter(KubernetesClient client, String namespace) {
+        this.client = client;
+        this.namespace = namespace;
+    }
+
+    static String now() {
+        return Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    static boolean finished(Job job) {
+        JobStatus status = job.getStatus();
+        if (status == null || status.getConditions() == null) {
+            return false;
+        }
+        return status.getConditions().stream().anyMatch(condition -> "True".equals(condition.getStatus())
+                && ("Complete".equals(condition.getType()) || "Failed".equals(condition.getType())));
+    }
+
+    /** The Job has its pod: start time (kept when already set, e.g. after a runner restart) and one active pod. */
+    Job started(String jobName) {
+        return updateJob(jobName, status -> {
+            if (status.getStartTime() == null) {
+                status.setStartTime(now());
+            }
+            status.setActive(1);
+            status.setReady(0);
+            status.setTerminating(0);
+            return status;
+        });
+    }
+
+    Job ready(String jobName, boolean ready) {
+        return updateJob(jobName, status -> {
+            status.setReady(ready ? 1 : 0);
+            return status;
+        });
+    }
+
+    Job complete(String jobName) {
+        return updateJob(jobName, status -> {
+            String now = now();
+            status.setActive(null);
+            status.setReady(0);
+            status.setSucceeded(1);
+            status.setCompletionTime(now);
+            status.setConditions(append(status.getConditions(),
+                    condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods", now),
+                    condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods", now)));
+            return status;
+        });
+    }
+
+    Job failed(String jobName, String reason, String message) {
+        return updateJob(jobName, status -> {
+            String now = now();
+            status.setActive(null);
+            status.setReady(0);
+            status.setFailed(status.getFailed() == null ? 1 : status.getFailed() + 1);
+            status.setConditions(append(status.getConditions(), condition("FailureTarget", reason, message, now),
+                    condition("Failed", reason, message, now)));
+            return status;
+        });
+    }
+
+    /** Replaces the pod's status; a pod deleted meanwhile is not an error. */
+    void podStatus(Pod pod) {
+        try {
+            client.pods().inNamespace(namespace).resource(pod).updateStatus();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404 && e.getCode() != 409) {
+                throw e;
+            }
+            if (e.getCode() == 409) {
+                Pod current = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).get();
+                if (current != null) {
+                    current.setStatus(pod.getStatus());
+                    client.pods().inNamespace(namespace).resource(current).updateStatus();
+                }
+            }
+        }
+    }
+
+    /** Read-modify-write of the Job's status, retried on a conflict; null when the Job is gone. */
+    private Job updateJob(String jobName, UnaryOperator<JobStatus> change) {
+        for (int attempt = 0; ; attempt++) {
+            Job job = client.batch().v1().jobs().inNamespace(namespace).withName(jobName).get();
+            if (job == null) {
+                return null;
+            }
+            job.setStatus(change.apply(job.getStatus() == null ? new JobStatus() : job.getStatus()));
+            try {
+                return client.batch().v1().jobs().inNamespace(namespace).resource(job).updateStatus();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 404) {
+                    return null;
+                }
+                if (e.getCode() != 409 || attempt >= 10) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static List<JobCondition> append(List<JobCondition> existing, JobCondition... added) {
+        List<JobCondition> conditions = new ArrayList<>(existing == null ? List.of() : existing);
+        conditions.addAll(List.of(added));
+        return conditions;
+    }
+
+    private static JobCondition condition(String type, String reason, String message, String now) {
+        return new JobConditionBuilder().withType(type).withStatus("True").withReason(reason).withMessage(message)
+                .withLastProbeTime(now).withLastTransitionTime(now).build();
+    }
+}

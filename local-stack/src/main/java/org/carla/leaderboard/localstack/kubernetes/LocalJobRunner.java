@@ -1,0 +1,159 @@
+package org.carla.leaderboard.localstack.kubernetes;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.jboss.logging.Logger;
+
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+
+/**
+ * Plays the kubelet and the Job controller for one namespace: watches its Jobs with an informer and runs each Job's
+ * pod as local processes ({@link PodRun}). Suspended Jobs wait until unsuspended; a Job already Complete or Failed is
+ * left alone (so a restarted runner does not run it again), and deleted once its {@code ttlSecondsAfterFinished}
+ * has passed (the TTL controller's part); deleting a Job stops its processes and removes its pod.
+ * Closing the runner stops every process it started.
+ */
+public final class LocalJobRunner implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(LocalJobRunner.class);
+
+    private final LocalJobRunnerOptions options;
+    private final Map<String, PodRun> running = new ConcurrentHashMap<>();
+    private final Set<String> expiring = ConcurrentHashMap.newKeySet();
+    /** The TTL-after-finished controller's clock: deletes finished Jobs whose {@code ttlSecondsAfterFinished} passed. */
+    private final ScheduledExecutorService ttl = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "job-ttl");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final SharedIndexInformer<Job> informer;
+    private volatile boolean closed;
+
+    private LocalJobRunner(LocalJobRunnerOptions options) {
+        this.options = options;
+        try {
+            Files.createDirectories(options.workRoot());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the runner's work root " + options.workRoot(), e);
+        }
+        this.informer = options.client().batch().v1().jobs().inNamespace(options.namespace())
+                .inform(new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(Job job) {
+                        reconcile(job);
+                    }
+
+                    @Override
+                    public void onUpdate(Job previous, Job job) {
+                        reconcile(job);
+                    }
+
+                    @Override
+                    public void onDelete(Job job, boolean finalStateUnknown) {
+                        deleted(job);
+                    }
+                }, 0);
+    }
+
+    /** Starts watching the options' namespace; returns once the informer has listed the existing Jobs. */
+    public static LocalJobRunner start(LocalJobRunnerOptions options) {
+        return new LocalJobRunner(options);
+    }
+
+    /** The operating-system processes of every pod running now, descendants included. */
+    public List<ProcessHandle> processes() {
+        List<ProcessHandle> handles = new ArrayList<>();
+        running.values().forEach(run -> handles.addAll(run.processes()));
+        return handles;
+    }
+
+    private synchronized void reconcile(Job job) {
+        String uid = job.getMetadata().getUid();
+        if (closed || job.getMetadata().getDeletionTimestamp() != null) {
+            return;
+        }
+        if (JobStatusWriter.finished(job)) {
+            expireLater(job);
+        }
+        boolean suspended = Boolean.TRUE.equals(job.getSpec().getSuspend());
+        PodRun run = running.get(uid);
+        if (run != null) {
+            if (suspended) {
+                // The controller deletes a suspended Job's pods; unsuspending it later starts a fresh one.
+                running.remove(uid);
+                run.stop(true);
+            }
+            return;
+        }
+        if (suspended || JobStatusWriter.finished(job)) {
+            return;
+        }
+        // A pod left by an earlier runner has no processes behind it any more: replace it, as for a lost node.
+        options.client().pods().inNamespace(options.namespace()).withLabel("controller-uid", uid).delete();
+        PodRun fresh = new PodRun(options, job);
+        running.put(uid, fresh);
+        fresh.start();
+    }
+
+    private void expireLater(Job job) {
+        Integer seconds = job.getSpec().getTtlSecondsAfterFinished();
+        String uid = job.getMetadata().getUid();
+        if (seconds == null || !expiring.add(uid)) {
+            return;
+        }
+        Instant finishedAt = Instant.parse(Objects.requireNonNullElseGet(job.getStatus().getCompletionTime(),
+                () -> job.getStatus().getConditions().stream().filter(c -> "Failed".equals(c.getType()))
+                        .map(JobCondition::getLastTransitionTime).filter(Objects::nonNull).findFirst()
+                        .orElseGet(JobStatusWriter::now)));
+        long delay = Math.max(0, Duration.between(Instant.now(), finishedAt.plusSeconds(seconds)).toMillis());
+        String name = job.getMetadata().getName();
+        ttl.schedule(() -> {
+            var jobs = options.client().batch().v1().jobs().inNamespace(options.namespace());
+            Job current = jobs.withName(name).get();
+            // Only the Job that finished: a new Job of the same name is not this one.
+            if (current != null && uid.equals(current.getMetadata().getUid())) {
+                LOG.infof("job %s: ttlSecondsAfterFinished passed, deleting it", name);
+                jobs.withName(name).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+            }
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized void deleted(Job job) {
+        expiring.remove(job.getMetadata().getUid());
+        PodRun run = running.remove(job.getMetadata().getUid());
+        if (run != null) {
+            LOG.infof("job %s deleted: stopping its pod", job.getMetadata().getName());
+            run.stop(true);
+        }
+    }
+
+    /** Stops watching and stops every process of every pod (SIGTERM, then SIGKILL after each pod's grace period). */
+    @Override
+    public void close() {
+        synchronized (this) {
+            closed = true;
+        }
+        informer.close();
+        ttl.shutdownNow();
+        var runs = new ArrayList<>(running.values());
+        running.clear();
+        runs.parallelStream().forEach(run -> run.stop(false));
+    }
+}

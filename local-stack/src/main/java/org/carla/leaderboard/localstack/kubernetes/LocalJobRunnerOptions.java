@@ -1,0 +1,67 @@
+package org.carla.leaderboard.localstack.kubernetes;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * How the local Job runner runs: the API it watches and writes to, the one namespace it serves, the folder its Jobs'
+ * volumes and logs go to, the image profiles, and the container restart back-off (kubelet: 10 s doubling to 5 min;
+ * tests use a few milliseconds).
+ */
+public record LocalJobRunnerOptions(KubernetesClient client, String namespace, Path workRoot, List<ImageProfile> profiles,
+        Duration backoffBase, Duration backoffMax) {
+
+    public LocalJobRunnerOptions {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(workRoot, "workRoot");
+        profiles = List.copyOf(profiles);
+        if (backoffBase.isNegative() || backoffMax.compareTo(backoffBase) < 0) {
+            throw new IllegalArgumentException("back-off: 0 <= base <= max");
+        }
+    }
+
+    public static Builder builder(KubernetesClient client, Path workRoot) {
+        return new Builder(client, workRoot);
+    }
+
+    public static final class Builder {
+        private final KubernetesClient client;
+        private final Path workRoot;
+        private String namespace = KubernetesApiServer.SUBMISSIONS_NAMESPACE;
+        private final List<ImageProfile> profiles = new ArrayList<>();
+        private Duration backoffBase = Duration.ofSeconds(10);
+        private Duration backoffMax = Duration.ofMinutes(5);
+
+        private Builder(KubernetesClient client, Path workRoot) {
+            this.client = client;
+            this.workRoot = workRoot;
+        }
+
+        public Builder namespace(String value) {
+            namespace = value;
+            return this;
+        }
+
+        /** Profiles are tried in the order added; the first whose pattern matches the image wins. */
+        public Builder profile(ImageProfile profile) {
+            profiles.add(profile);
+            return this;
+        }
+
+        public Builder backoff(Duration base, Duration max) {
+            backoffBase = base;
+            backoffMax = max;
+            return this;
+        }
+
+        public LocalJobRunnerOptions build() {
+            return new LocalJobRunnerOptions(client, namespace, workRoot, profiles, backoffBase, backoffMax);
+        }
+    }
+}

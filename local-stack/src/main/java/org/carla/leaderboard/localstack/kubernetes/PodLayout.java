@@ -1,0 +1,201 @@
+package org.carla.leaderboard.localstack.kubernetes;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+
+/**
+ * Where a Job's pod lives on this machine, and how a container's view maps onto it: every volume is a folder
+ * {@code <workRoot>/<job>/volumes/<name>} (emptyDir as in Kubernetes; other kinds start empty, so a hostPath never
+ * reaches the real host), every container logs to {@code <workRoot>/<job>/logs/<container>.log}, and every env value,
+ * command argument and working directory that starts with a mount path is rewritten to the local folder of that mount.
+ */
+final class PodLayout {
+
+    /** Kubernetes' DNS-1123 label: what names of Jobs, volumes and containers must be, so they are safe as folders. */
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+    /** Kubernetes' {@code $(VAR)} expansion in command and args; {@code $$} escapes. */
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\$|\\$\\(([A-Za-z_][A-Za-z0-9_.-]*)\\)");
+    /** What a local process inherits from the runner: enough to find programs and a JVM, nothing else. */
+    private static final List<String> INHERITED_ENV = List.of("PATH", "HOME", "LANG", "LC_ALL", "TZ", "JAVA_HOME", "USER");
+
+    private final Path jobFolder;
+    private final Map<String, Path> volumes = new HashMap<>();
+
+    /** A container resolved to a local process: argv, env, working directory and log file. */
+    record Launch(List<String> argv, Map<String, String> env, Path workingDirectory, Path logFile) {
+    }
+
+    PodLayout(Path workRoot, String jobName, PodSpec spec) throws IOException {
+        requireName(jobName, DNS_SUBDOMAIN, "Job name");
+        this.jobFolder = workRoot.resolve(jobName);
+        Files.createDirectories(jobFolder.resolve("logs"));
+        for (Volume volume : spec.getVolumes() == null ? List.<Volume>of() : spec.getVolumes()) {
+            requireName(volume.getName(), DNS_LABEL, "volume name");
+            Path folder = jobFolder.resolve("volumes").resolve(volume.getName());
+            Files.createDirectories(folder);
+            volumes.put(volume.getName(), folder);
+        }
+    }
+
+    Path jobFolder() {
+        return jobFolder;
+    }
+
+    Path logFile(String containerName) {
+        return jobFolder.resolve("logs").resolve(containerName + ".log");
+    }
+
+    /** Resolves a container to a local process, or throws {@link IllegalArgumentException} saying why it cannot run. */
+    Launch launch(Container container, ImageProfile profile, String podName, Map<String, String> podFields)
+            throws IOException {
+        requireName(container.getName(), DNS_LABEL, "container name");
+        List<Map.Entry<String, Path>> mounts = mounts(container);
+
+        Map<String, String> env = new LinkedHashMap<>();
+        INHERITED_ENV.forEach(name -> {
+            String value = System.getenv(name);
+            if (value != null) {
+                env.put(name, value);
+            }
+        });
+        env.put("HOSTNAME", podName);
+        env.putAll(profile.env());
+        for (EnvVar variable : container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()) {
+            if (variable.getValueFrom() != null) {
+                var field = variable.getValueFrom().getFieldRef();
+                String value = field == null ? null : podFields.get(field.getFieldPath());
+                // Secrets, config maps and resource fields have no local source: the container sees them unset.
+                if (value != null) {
+                    env.put(variable.getName(), value);
+                }
+                continue;
+            }
+            String value = expand(variable.getValue() == null ? "" : variable.getValue(), env);
+            env.put(variable.getName(), rewrite(value, mounts));
+        }
+        env.putAll(profile.overrideEnv());
+
+        List<String> declared = new ArrayList<>();
+        if (container.getCommand() != null && !container.getCommand().isEmpty()) {
+            declared.addAll(container.getCommand());
+        } else {
+            declared.addAll(profile.entrypoint());
+        }
+        if (container.getArgs() != null) {
+            declared.addAll(container.getArgs());
+        }
+        if (declared.isEmpty()) {
+            throw new IllegalArgumentException("container " + container.getName() + " has no command and image "
+                    + container.getImage() + " no entrypoint in its profile");
+        }
+        List<String> argv = new ArrayList<>();
+        List<String> program = profile.commands().get(declared.get(0));
+        if (program != null) {
+            argv.addAll(program);
+        } else {
+            argv.add(rewrite(expand(declared.get(0), env), mounts));
+        }
+        for (String argument : declared.subList(1, declared.size())) {
+            argv.add(rewrite(expand(argument, env), mounts));
+        }
+
+        Path workingDirectory;
+        if (container.getWorkingDir() != null && !container.getWorkingDir().isBlank()
+                && !rewrite(container.getWorkingDir(), mounts).equals(container.getWorkingDir())) {
+            workingDirectory = Path.of(rewrite(container.getWorkingDir(), mounts));
+        } else {
+            // An image's own folders do not exist here; each container gets a private working folder instead.
+            workingDirectory = jobFolder.resolve("containers").resolve(container.getName());
+        }
+        Files.createDirectories(workingDirectory);
+        return new Launch(List.copyOf(argv), Map.copyOf(env), workingDirectory, logFile(container.getName()));
+    }
+
+    /** The container's mounts as (mountPath, local folder), longest mount path first so nested mounts win. */
+    private List<Map.Entry<String, Path>> mounts(Container container) throws IOException {
+        List<Map.Entry<String, Path>> mounts = new ArrayList<>();
+        for (VolumeMount mount : container.getVolumeMounts() == null ? List.<VolumeMount>of() : container.getVolumeMounts()) {
+            Path folder = volumes.get(mount.getName());
+            if (folder == null) {
+                throw new IllegalArgumentException("container " + container.getName() + " mounts unknown volume "
+                        + mount.getName());
+            }
+            String mountPath = trimTrailingSlash(mount.getMountPath());
+            if (mountPath == null || !mountPath.startsWith("/")) {
+                throw new IllegalArgumentException("mountPath must be absolute: " + mount.getMountPath());
+            }
+            String subPath = mount.getSubPath();
+            if (subPath != null && !subPath.isEmpty()) {
+                Path relative = Path.of(subPath).normalize();
+                if (relative.isAbsolute() || relative.startsWith("..")) {
+                    throw new IllegalArgumentException("subPath must stay inside its volume: " + subPath);
+                }
+                folder = folder.resolve(relative);
+                Files.createDirectories(folder);
+            }
+            mounts.add(Map.entry(mountPath, folder));
+        }
+        mounts.sort(Comparator.comparingInt((Map.Entry<String, Path> entry) -> entry.getKey().length()).reversed());
+        return mounts;
+    }
+
+    /** The local form of a value that starts with a mount path ({@code /tmp/logs/x} → {@code <logs folder>/x}). */
+    static String rewrite(String value, List<Map.Entry<String, Path>> mounts) {
+        for (Map.Entry<String, Path> mount : mounts) {
+            String mountPath = mount.getKey();
+            if (value.equals(mountPath)) {
+                return mount.getValue().toString();
+            }
+            if (value.startsWith(mountPath + "/") || "/".equals(mountPath)) {
+                String rest = value.substring(mountPath.length()).replaceFirst("^/+", "");
+                return rest.isEmpty() ? mount.getValue().toString() : mount.getValue().resolve(rest).toString();
+            }
+        }
+        return value;
+    }
+
+    private static String expand(String value, Map<String, String> env) {
+        Matcher matcher = VARIABLE.matcher(value);
+        StringBuilder out = new StringBuilder();
+        while (matcher.find()) {
+            String replacement;
+            if (matcher.group(1) == null) {
+                replacement = "$";
+            } else {
+                replacement = env.getOrDefault(matcher.group(1), matcher.group());
+            }
+            matcher.appendReplacement(out, Matcher.quoteReplacement(replacement));
+        }
+        matcher.appendTail(out);
+        return out.toString();
+    }
+
+    private static String trimTrailingSlash(String path) {
+        if (path == null || path.length() <= 1) {
+            return path;
+        }
+        return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    private static void requireName(String name, Pattern pattern, String what) {
+        if (name == null || !pattern.matcher(name).matches()) {
+            throw new IllegalArgumentException(what + " is not a valid Kubernetes name: " + name);
+        }
+    }
+}

@@ -1,0 +1,337 @@
+package org.carla.leaderboard.localstack.kubernetes;
+
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.jboss.logging.Logger;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+
+/**
+ * One Job's pod, run as local processes: the kubelet's part (init containers one after another, then all containers
+ * at once, restarts with back-off under {@code restartPolicy: OnFailure}, the container statuses) and the Job
+ * controller's part for that pod (backoffLimit, activeDeadlineSeconds, the Job's status). Every state change runs on
+ * the pod's own single thread, so the pod's bookkeeping needs no locks.
+ */
+final class PodRun {
+
+    private static final Logger LOG = Logger.getLogger(PodRun.class);
+    private static final int DEFAULT_BACKOFF_LIMIT = 6;
+
+    private final LocalJobRunnerOptions options;
+    private final JobStatusWriter writer;
+    private final Job job;
+    private final String jobName;
+    private final String podName;
+    private final List<ContainerRun> initContainers = new ArrayList<>();
+    private final List<ContainerRun> containers = new ArrayList<>();
+    private final ScheduledExecutorService thread;
+    private PodLayout layout;
+    private Pod pod;
+    private ScheduledFuture<?> deadline;
+    private boolean finished;
+    private boolean ready;
+
+    PodRun(LocalJobRunnerOptions options, Job job) {
+        this.options = options;
+        this.writer = new JobStatusWriter(options.client(), options.namespace());
+        this.job = job;
+        this.jobName = job.getMetadata().getName();
+        this.podName = PodObjects.podName(jobName);
+        PodSpec spec = job.getSpec().getTemplate().getSpec();
+        Objects.requireNonNullElse(spec.getInitContainers(), List.<Container>of())
+                .forEach(container -> initContainers.add(new ContainerRun(container, true)));
+        Objects.requireNonNullElse(spec.getContainers(), List.<Container>of())
+                .forEach(container -> containers.add(new ContainerRun(container, false)));
+        var executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread t = new Thread(runnable, "job-" + jobName);
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+        this.thread = executor;
+    }
+
+    String uid() {
+        return job.getMetadata().getUid();
+    }
+
+    /** The pod's live processes and their descendants (any thread may ask). */
+    List<ProcessHandle> processes() {
+        List<ProcessHandle> handles = new ArrayList<>();
+        for (ContainerRun container : allContainers()) {
+            Process process = container.process;
+            if (process != null && process.isAlive()) {
+                handles.add(process.toHandle());
+                process.descendants().forEach(handles::add);
+            }
+        }
+        return handles;
+    }
+
+    private List<ContainerRun> allContainers() {
+        List<ContainerRun> all = new ArrayList<>(initContainers);
+        all.addAll(containers);
+        return all;
+    }
+
+    void start() {
+        thread.execute(this::begin);
+    }
+
+    /**
+     * Stops the pod's processes (SIGTERM, SIGKILL after the pod's grace period, descendants included) and waits for
+     * them; with {@code deletePod} also removes the Pod object, as the garbage collector does for a deleted Job.
+     */
+    void stop(boolean deletePod) {
+        try {
+            thread.submit(() -> {
+                finished = true;
+                cancelDeadline();
+                stopProcesses();
+                if (deletePod && pod != null) {
+                    deletePod();
+                }
+            }).get(gracePeriod().plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // The pod had already ended (its thread is gone with its processes): only the object is left.
+            if (deletePod) {
+                deletePod();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.errorf(e, "job %s: stopping its pod failed", jobName);
+        } finally {
+            thread.shutdownNow();
+        }
+    }
+
+    private void deletePod() {
+        options.client().pods().inNamespace(options.namespace()).withName(podName).delete();
+    }
+
+    /** The pod has ended: its thread goes, dropping any restart or deadline still scheduled. */
+    private void release() {
+        thread.shutdown();
+    }
+
+    private void begin() {
+        try {
+            Job started = writer.started(jobName);
+            if (started == null) {
+                return;
+            }
+            // The deadline first: a pod that cannot be created must not leave its Job active for ever.
+            scheduleDeadline(Instant.parse(started.getStatus().getStartTime()));
+            layout = new PodLayout(options.workRoot(), jobName, job.getSpec().getTemplate().getSpec());
+            pod = options.client().pods().inNamespace(options.namespace())
+                    .resource(PodObjects.newPod(job, podName, options.namespace())).create();
+            LOG.infof("job %s: pod %s started (%d init containers, %d containers) in %s", jobName, podName,
+                    initContainers.size(), containers.size(), layout.jobFolder());
+            publish();
+            runInit(0);
+        } catch (IOException | RuntimeException e) {
+            // As when the controller cannot create the pod: the Job stays active until its deadline; the log says why.
+            LOG.errorf("job %s: cannot run its pod: %s", jobName, e.getMessage());
+        }
+    }
+
+    private void runInit(int index) {
+        if (index < initContainers.size()) {
+            launch(initContainers.get(index));
+        } else {
+            containers.forEach(this::launch);
+        }
+    }
+
+    private void launch(ContainerRun container) {
+        if (finished) {
+            return;
+        }
+        ImageProfile profile = options.profiles().stream().filter(p -> p.matches(container.spec.getImage()))
+                .findFirst().orElse(null);
+        if (profile == null) {
+            LOG.errorf("job %s: no image profile matches %s (container %s)", jobName, container.spec.getImage(),
+                    container.spec.getName());
+            container.state = ContainerRun.waiting("ErrImagePull",
+                    "no local image profile matches " + container.spec.getImage());
+            publish();
+            return;
+        }
+        Process process;
+        try {
+            PodLayout.Launch launch = layout.launch(container.spec, profile, podName, PodObjects.fields(pod));
+            var builder = new ProcessBuilder(launch.argv()).directory(launch.workingDirectory().toFile())
+                    .redirectErrorStream(true).redirectOutput(Redirect.appendTo(launch.logFile().toFile()))
+                    .redirectInput(Redirect.from(new java.io.File("/dev/null")));
+            builder.environment().clear();
+            builder.environment().putAll(launch.env());
+            process = builder.start();
+        } catch (IllegalArgumentException e) {
+            // The kubelet's CreateContainerConfigError: nothing ran, nothing to restart; the deadline ends the Job.
+            LOG.errorf("job %s: container %s is misconfigured: %s", jobName, container.name(), e.getMessage());
+            container.state = ContainerRun.waiting("CreateContainerConfigError", e.getMessage());
+            publish();
+            return;
+        } catch (IOException e) {
+            LOG.errorf("job %s: container %s cannot start: %s", jobName, container.spec.getName(), e.getMessage());
+            String now = JobStatusWriter.now();
+            exited(container, null, 128, "StartError", e.getMessage(), now);
+            return;
+        }
+        container.running(process, JobStatusWriter.now());
+        LOG.infof("job %s: container %s started (pid %d, restart %d)", jobName, container.spec.getName(),
+                process.pid(), container.restarts);
+        publish();
+        process.onExit().thenAcceptAsync(done -> exited(container, done, done.exitValue(),
+                done.exitValue() == 0 ? "Completed" : "Error", null, JobStatusWriter.now()), thread);
+    }
+
+    private void exited(ContainerRun container, Process process, int exitCode, String reason, String message,
+            String finishedAt) {
+        if (finished || (process != null && container.process != process)) {
+            return;
+        }
+        container.process = null;
+        ContainerState terminated = container.terminated(exitCode, reason, message, finishedAt);
+        LOG.infof("job %s: container %s exited with %d", jobName, container.spec.getName(), exitCode);
+        if (exitCode == 0) {
+            container.state = terminated;
+            container.succeeded = true;
+            publish();
+            if (container.init) {
+                runInit(initContainers.indexOf(container) + 1);
+            } else if (containers.stream().allMatch(c -> c.succeeded)) {
+                complete();
+            }
+            return;
+        }
+        if (!"OnFailure".equals(job.getSpec().getTemplate().getSpec().getRestartPolicy())) {
+            // restartPolicy Never: the pod fails; a new pod per retry is not modelled, so the Job fails with it.
+            container.state = terminated;
+            fail(JobStatusWriter.BACKOFF_LIMIT_EXCEEDED, "Job has reached the specified backoff limit");
+            return;
+        }
+        int restarts = initContainers.stream().mapToInt(c -> c.restarts).sum()
+                + containers.stream().mapToInt(c -> c.restarts).sum();
+        int backoffLimit = Objects.requireNonNullElse(job.getSpec().getBackoffLimit(), DEFAULT_BACKOFF_LIMIT);
+        if (restarts >= backoffLimit) {
+            container.state = terminated;
+            fail(JobStatusWriter.BACKOFF_LIMIT_EXCEEDED, "Job has reached the specified backoff limit");
+            return;
+        }
+        container.restarts++;
+        container.lastState = terminated;
+        Duration delay = backoff(container.restarts);
+        container.state = ContainerRun.waiting("CrashLoopBackOff", "back-off " + delay.toMillis()
+                + "ms restarting failed container="
+                + container.spec.getName() + " pod=" + podName);
+        publish();
+        thread.schedule(() -> launch(container), delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void complete() {
+        finished = true;
+        cancelDeadline();
+        publish("Succeeded", null);
+        writer.complete(jobName);
+        LOG.infof("job %s: complete", jobName);
+        release();
+    }
+
+    private void fail(String reason, String message) {
+        finished = true;
+        cancelDeadline();
+        stopProcesses();
+        publish("Failed", reason);
+        writer.failed(jobName, reason, message);
+        LOG.infof("job %s: failed (%s)", jobName, reason);
+        release();
+    }
+
+    private void scheduleDeadline(Instant startTime) {
+        Long seconds = job.getSpec().getActiveDeadlineSeconds();
+        if (seconds == null) {
+            return;
+        }
+        long delay = Math.max(0, Duration.between(Instant.now(), startTime.plusSeconds(seconds)).toMillis());
+        deadline = thread.schedule(() -> {
+            if (!finished) {
+                fail(JobStatusWriter.DEADLINE_EXCEEDED, "Job was active longer than specified deadline");
+            }
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private void cancelDeadline() {
+        if (deadline != null) {
+            deadline.cancel(false);
+        }
+    }
+
+    private void stopProcesses() {
+        List<ContainerRun> running = new ArrayList<>();
+        initContainers.stream().filter(c -> c.process != null).forEach(running::add);
+        containers.stream().filter(c -> c.process != null).forEach(running::add);
+        ProcessTree.stop(running.stream().map(c -> c.process.toHandle()).toList(), gracePeriod());
+        for (ContainerRun container : running) {
+            int exitCode = container.process.isAlive() ? 137 : container.process.exitValue();
+            container.state = container.terminated(exitCode, "Error", null, JobStatusWriter.now());
+            container.process = null;
+        }
+    }
+
+    private Duration gracePeriod() {
+        Long seconds = job.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
+        return Duration.ofSeconds(seconds == null ? 30 : seconds);
+    }
+
+    private Duration backoff(int restarts) {
+        long base = options.backoffBase().toMillis();
+        long delay = base << Math.min(restarts - 1, 20);
+        return Duration.ofMillis(Math.min(delay, options.backoffMax().toMillis()));
+    }
+
+    private void publish() {
+        boolean allRunning = !containers.isEmpty() && containers.stream().allMatch(c -> c.process != null);
+        publish(allRunning || containers.stream().anyMatch(c -> c.process != null) ? "Running" : "Pending", null);
+        if (allRunning != ready) {
+            ready = allRunning;
+            writer.ready(jobName, ready);
+        }
+    }
+
+    private void publish(String phase, String reason) {
+        if (pod == null) {
+            return;
+        }
+        PodStatus status = new PodStatus();
+        status.setPhase(phase);
+        status.setReason(reason);
+        status.setHostIP("127.0.0.1");
+        status.setPodIP("127.0.0.1");
+        status.setStartTime(pod.getMetadata().getCreationTimestamp());
+        status.setInitContainerStatuses(initContainers.stream().map(ContainerRun::status).toList());
+        status.setContainerStatuses(containers.stream().map(ContainerRun::status).toList());
+        pod.setStatus(status);
+        writer.podStatus(pod);
+    }
+}

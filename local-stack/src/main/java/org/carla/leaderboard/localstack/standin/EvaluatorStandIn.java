@@ -1,0 +1,310 @@
+package org.carla.leaderboard.localstack.standin;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.carla.leaderboard.domain.results.CheckpointFile;
+import org.carla.leaderboard.domain.results.EntryStatus;
+import org.carla.leaderboard.domain.results.RouteRecord;
+
+/**
+ * Stands in for the Leaderboard 2.0 {@code leaderboard_evaluator.py}: same arguments, same checkpoint file, same exit
+ * codes (0, or 255 for {@code sys.exit(-1)} after a simulation crash). It connects to the CARLA stand-in and "drives"
+ * each route of its subset for {@code EVALUATOR_STANDIN_ROUTE_SECONDS} while the server ticks; a closed connection or
+ * no tick for {@code --timeout} seconds is a simulation crash, as it is for the real client.
+ *
+ * <p>Knobs (environment): {@code EVALUATOR_STANDIN_ROUTE_SECONDS} (default 2), {@code EVALUATOR_STANDIN_SEED}
+ * (default: {@code SUBMISSION_ID}), {@code EVALUATOR_STANDIN_CRASH_AT_ROUTE} (a route id: the process dies while
+ * driving it, as a Python crash would, exit 1), {@code EVALUATOR_STANDIN_HANG_AT_ROUTE} (a route id: stops writing
+ * and blocks while driving it), {@code EVALUATOR_STANDIN_FAIL_ONCE_MARKER} (a file: the crash or hang happens only
+ * when it does not exist yet, and creates it), {@code EVALUATOR_STANDIN_INVALID_SENSORS=true} (the first route is
+ * rejected for invalid sensors), {@code EVALUATOR_STANDIN_SENSORS} (comma-separated CARLA sensor types).
+ */
+public final class EvaluatorStandIn {
+
+    static final int CRASHED_EXIT_CODE = 255;
+    static final int PYTHON_ERROR_EXIT_CODE = 1;
+    static final String DEFAULT_SENSORS = "sensor.camera.rgb,sensor.camera.rgb,sensor.lidar.ray_cast,"
+            + "sensor.other.radar,sensor.other.gnss,sensor.other.imu,sensor.speedometer";
+    private static final Map<String, String> SENSOR_ICONS = Map.of(
+            "sensor.camera.rgb", "carla_camera", "sensor.lidar.ray_cast", "carla_lidar",
+            "sensor.other.radar", "carla_radar", "sensor.other.gnss", "carla_gnss", "sensor.other.imu", "carla_imu",
+            "sensor.opendrive_map", "carla_opendrive_map", "sensor.speedometer", "carla_speedometer");
+
+    record Config(String name, int repetition, int index) {
+        String routeId() {
+            return name + "_rep" + repetition;
+        }
+    }
+
+    private final Map<String, String> args;
+    private final Map<String, String> env;
+    private final LeaderboardCheckpoint statistics;
+    private final long routeMillis;
+    private final String seed;
+    private Socket carla;
+    private boolean sensorsInitialized;
+    private List<String> sensors;
+
+    EvaluatorStandIn(Map<String, String> args, Map<String, String> env) {
+        this.args = args;
+        this.env = env;
+        this.statistics = new LeaderboardCheckpoint(Path.of(args.getOrDefault("checkpoint", "./simulation_results.json")));
+        this.routeMillis = Math.round(Double.parseDouble(env.getOrDefault("EVALUATOR_STANDIN_ROUTE_SECONDS", "2")) * 1000);
+        this.seed = Optional.ofNullable(env.get("EVALUATOR_STANDIN_SEED"))
+                .orElse(env.getOrDefault("SUBMISSION_ID", "stand-in"));
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Map<String, String> args = parse(argv);
+        for (String required : List.of("routes", "agent")) {
+            if (!args.containsKey(required)) {
+                System.err.println("leaderboard_evaluator.py: error: the following arguments are required: --" + required);
+                System.exit(2);
+            }
+        }
+        System.exit(new EvaluatorStandIn(args, System.getenv()).run());
+    }
+
+    int run() throws IOException, InterruptedException {
+        List<Config> configs = configs();
+        int total = configs.size();
+        int index = 0;
+        boolean resume = !args.getOrDefault("resume", "").isEmpty(); // argparse type=bool: any non-empty text is True
+        boolean resumed = resume && validateAndResume(configs);
+        if (resumed) {
+            index = resumeIndex;
+            statistics.addFileRecords(statistics.read().orElseThrow());
+            say("Resuming from route " + index + " of " + total);
+        } else {
+            statistics.clear();
+        }
+        statistics.saveProgress(index, total);
+        statistics.write();
+
+        boolean crashed = false;
+        while (index < total && !crashed) {
+            Config config = configs.get(index);
+            index++;
+            crashed = runRoute(config);
+            statistics.saveProgress(index, total);
+            statistics.write();
+        }
+        if (carla != null) {
+            carla.close();
+        }
+        if (!crashed) {
+            say("\033[1m> Registering the global statistics\033[0m");
+            statistics.computeGlobalStatistics();
+            statistics.validateAndWrite(sensorsInitialized, false).ifPresent(error ->
+                    say("The statistics are badly formed. Setting their status to 'Invalid':\n> " + error));
+        }
+        return crashed ? CRASHED_EXIT_CODE : 0;
+    }
+
+    private int resumeIndex;
+
+    /** {@code RouteIndexer.validate_and_resume}: resume only from a checkpoint of the same routes. */
+    private boolean validateAndResume(List<Config> configs) {
+        Optional<CheckpointFile> read = statistics.read();
+        if (read.isEmpty()) {
+            say("Problem reading checkpoint. Found no data");
+            return false;
+        }
+        CheckpointFile data = read.get();
+        String entryStatus = data.entryStatus();
+        if (entryStatus.equals(EntryStatus.INVALID.label())) {
+            say("Problem reading checkpoint. The 'entry_status' is 'Invalid'");
+            return false;
+        }
+        List<Integer> progress = data.checkpoint().progress();
+        if (progress.size() != 2 || progress.get(1) != configs.size()) {
+            say("Problem reading checkpoint. Endpoint's amount of routes does not match the given one");
+            return false;
+        }
+        List<RouteRecord> records = data.checkpoint().records();
+        int resumeAt = progress.get(0);
+        for (int i = 0; i < resumeAt; i++) {
+            if (i >= records.size()) {
+                resumeAt = Math.max(i - 1, 0); // the Leaderboard's own patch for a progress ahead of the records
+                break;
+            }
+            if (!configs.get(i).routeId().equals(records.get(i).routeId())) {
+                say("Problem reading checkpoint. Checkpoint routes don't match the current ones");
+                return false;
+            }
+        }
+        resumeIndex = entryStatus.equals(EntryStatus.CRASHED.label()) ? Math.max(0, resumeAt - 1) : Math.max(0, resumeAt);
+        return true;
+    }
+
+    /** One route, as {@code _load_and_run_scenario}: true when the simulation crashed and the evaluator must stop. */
+    private boolean runRoute(Config config) throws IOException, InterruptedException {
+        say("\n\033[1m========= Preparing " + config.name() + " (repetition " + config.repetition() + ") =========\033[0m");
+        statistics.createRouteData(config.routeId(), config.index());
+        say("\033[1m> Loading the world\033[0m");
+        try {
+            connect();
+        } catch (IOException e) {
+            say("\n\033[91mThe scenario could not be loaded:\n" + e + "\033[0m");
+            return crash(config, "Simulation crashed");
+        }
+        say("\033[1m> Setting up the agent\033[0m");
+        if (sensors == null) {
+            if (Boolean.parseBoolean(env.getOrDefault("EVALUATOR_STANDIN_INVALID_SENSORS", "false"))) {
+                say("\n\033[91mThe sensor's configuration used is invalid:\nIllegal sensor used for Track [SENSORS]!\033[0m\n");
+                statistics.saveEntryStatus(EntryStatus.REJECTED);
+                statistics.register(config.index(), RouteOutcome.failed(config.routeId(), config.index(),
+                        "Agent's sensors were invalid"));
+                return true;
+            }
+            sensors = new ArrayList<>();
+            for (String type : env.getOrDefault("EVALUATOR_STANDIN_SENSORS", DEFAULT_SENSORS).split(",")) {
+                sensors.add(SENSOR_ICONS.getOrDefault(type.trim(), type.trim()));
+            }
+            statistics.saveSensors(sensors);
+            statistics.write();
+            sensorsInitialized = true;
+        }
+        say("\033[1m> Running the route\033[0m");
+        String routeNumber = config.name().substring(config.name().indexOf('_') + 1);
+        if (routeNumber.equals(env.get("EVALUATOR_STANDIN_CRASH_AT_ROUTE")) && failNow()) {
+            say("Traceback (most recent call last):\n  File \"leaderboard_evaluator.py\", line 1, in <module>\n"
+                    + "RuntimeError: simulated crash of the evaluator (EVALUATOR_STANDIN_CRASH_AT_ROUTE)");
+            Runtime.getRuntime().halt(PYTHON_ERROR_EXIT_CODE);
+        }
+        if (routeNumber.equals(env.get("EVALUATOR_STANDIN_HANG_AT_ROUTE")) && failNow()) {
+            Object forever = new Object();
+            synchronized (forever) {
+                while (true) {
+                    forever.wait(); // a hung agent: no output, no progress, until stopped
+                }
+            }
+        }
+        Optional<String> failure = drive(config);
+        say("\033[1m> Stopping the route\033[0m");
+        if (failure.isPresent()) {
+            say("\n\033[91mError during the simulation:\n" + failure.get() + "\033[0m");
+            return crash(config, "Simulation crashed");
+        }
+        statistics.register(config.index(), RouteOutcome.drive(seed, config.routeId(), config.index()));
+        say("Route " + config.routeId() + " finished: " + statistics.record(config.index()).status());
+        return false;
+    }
+
+    private boolean crash(Config config, String message) {
+        statistics.saveEntryStatus(EntryStatus.CRASHED);
+        statistics.register(config.index(), RouteOutcome.failed(config.routeId(), config.index(), message));
+        return true;
+    }
+
+    /** Holds the route for its time while CARLA ticks; the failure when CARLA went away or stopped ticking. */
+    private Optional<String> drive(Config config) throws IOException {
+        double timeout = Double.parseDouble(args.getOrDefault("timeout", "300"));
+        long end = System.nanoTime() + routeMillis * 1_000_000L;
+        long lastTick = System.nanoTime();
+        long lastReport = System.nanoTime();
+        InputStream in = carla.getInputStream();
+        carla.setSoTimeout(100);
+        while (System.nanoTime() < end) {
+            try {
+                if (in.read() < 0) {
+                    return Optional.of("RuntimeError: the CARLA server closed the connection");
+                }
+                lastTick = System.nanoTime();
+            } catch (SocketTimeoutException e) {
+                if (System.nanoTime() - lastTick > timeout * 1e9) {
+                    return Optional.of("RuntimeError: time-out of " + (long) (timeout * 1000) + "ms while waiting for the simulator");
+                }
+            } catch (IOException e) {
+                return Optional.of("RuntimeError: " + e.getMessage());
+            }
+            if (System.nanoTime() - lastReport > 1_000_000_000L) {
+                lastReport = System.nanoTime();
+                say("  " + config.routeId() + ": driving");
+                writeLiveResults(config, 1 - (end - System.nanoTime()) / (routeMillis * 1e6));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@code write_live_results}: the route being driven, for a human watching {@code --debug-checkpoint}. */
+    private void writeLiveResults(Config config, double done) throws IOException {
+        String file = args.getOrDefault("debug-checkpoint", "./live_results.txt");
+        Files.writeString(Path.of(file), String.format(java.util.Locale.ROOT, "Route id: %s%n%nScores:%n"
+                + "    Route completion:   %.3f%n", config.routeId(), Math.min(100.0, 100 * done)));
+    }
+
+    private void connect() throws IOException {
+        if (carla != null && !carla.isClosed()) {
+            return;
+        }
+        carla = new Socket();
+        carla.connect(new InetSocketAddress(args.getOrDefault("host", "localhost"),
+                Integer.parseInt(args.getOrDefault("port", "2000"))), 2000);
+    }
+
+    /** With a marker file, the scripted failure happens once: the run that creates the marker. */
+    private boolean failNow() throws IOException {
+        String marker = env.get("EVALUATOR_STANDIN_FAIL_ONCE_MARKER");
+        if (marker == null || marker.isBlank()) {
+            return true;
+        }
+        try {
+            Files.createFile(Path.of(marker));
+            return true;
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            return false;
+        }
+    }
+
+    /** {@code RouteIndexer}: every route of the subset, each repeated; index = position in this evaluator's list. */
+    private List<Config> configs() throws IOException {
+        int repetitions = Integer.parseInt(args.getOrDefault("repetitions", "1"));
+        List<Config> configs = new ArrayList<>();
+        List<RoutesFile.Route> routes = RoutesFile.read(Path.of(args.get("routes")), args.getOrDefault("routes-subset", ""));
+        for (int i = 0; i < routes.size(); i++) {
+            for (int repetition = 0; repetition < repetitions; repetition++) {
+                configs.add(new Config("RouteScenario_" + routes.get(i).id(), repetition, i * repetitions + repetition));
+            }
+        }
+        return configs;
+    }
+
+    /** argparse-style: {@code --name=value} or {@code --name value}; {@code -a} is {@code --agent}. */
+    static Map<String, String> parse(String[] argv) {
+        Map<String, String> args = new HashMap<>();
+        for (int i = 0; i < argv.length; i++) {
+            String word = argv[i];
+            if (word.equals("-a")) {
+                word = "--agent";
+            }
+            if (!word.startsWith("--")) {
+                throw new IllegalArgumentException("unrecognized argument: " + word);
+            }
+            int equals = word.indexOf('=');
+            if (equals > 0) {
+                args.put(word.substring(2, equals), word.substring(equals + 1));
+            } else if (i + 1 < argv.length) {
+                args.put(word.substring(2), argv[++i]);
+            } else {
+                throw new IllegalArgumentException("argument " + word + ": expected one argument");
+            }
+        }
+        return args;
+    }
+
+    static void say(String line) {
+        System.out.println(line);
+    }
+}

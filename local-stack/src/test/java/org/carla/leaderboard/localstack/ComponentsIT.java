@@ -1,0 +1,84 @@
+package org.carla.leaderboard.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.carla.leaderboard.domain.event.EventCodec;
+import org.carla.leaderboard.localstack.evalai.NewSubmission;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+
+/** The EvalAI stand-in and the Kubernetes API server with the Job runner, wired into the stack. */
+class ComponentsIT {
+
+    static RunningStack stack;
+
+    @BeforeAll
+    static void start() {
+        stack = LocalStack.builder()
+                .components("evalai", "kubernetes")
+                .settings(Map.of(
+                        "local-stack.images.tools.image", "registry.local/tools:.*",
+                        "local-stack.images.tools.entrypoint", "/usr/bin/env"))
+                .start();
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    @Test
+    void theStandInsRequirementIsStartedForItAndEveryPartIsConfigured() {
+        assertThat(stack.started()).containsExactly("sqs", "evalai", "kubernetes");
+        assertThat(stack.quarkusConfig())
+                .containsEntry("quarkus.rest-client.evalai.url", stack.endpoints().get("evalai").toString())
+                .containsKey("evalai.token")
+                .containsEntry("quarkus.kubernetes-client.api-server-url", stack.endpoints().get("kubernetes").toString())
+                .containsEntry("quarkus.kubernetes-client.namespace", "submissions");
+    }
+
+    @Test
+    void aSubmissionCreatedAtTheStandInIsAnnouncedOnTheSubmissionsQueue() {
+        var created = stack.evalAi().createSubmission(NewSubmission.of(7, "Team Seven", 2077, "registry/agent:1"));
+
+        var messages = stack.sqs().receiveMessage(r -> r.queueUrl(stack.queueUrl("submissions")).waitTimeSeconds(10))
+                .messages();
+
+        assertThat(messages).hasSize(1);
+        var announced = EventCodec.parseAnnouncement(messages.get(0).body());
+        assertThat(announced.submissionPk()).isEqualTo(created.pk());
+        assertThat(announced.phasePk()).isEqualTo(2077);
+        stack.sqs().deleteMessage(r -> r.queueUrl(stack.queueUrl("submissions"))
+                .receiptHandle(messages.get(0).receiptHandle()));
+    }
+
+    @Test
+    void aJobCreatedThroughTheApiRunsLocallyWithTheStacksSqsEndpoint() throws Exception {
+        Job job = new JobBuilder().withNewMetadata().withName("env-check").endMetadata()
+                .withNewSpec().withBackoffLimit(0).withNewTemplate().withNewSpec().withRestartPolicy("OnFailure")
+                .addNewContainer().withName("tools").withImage("registry.local/tools:1").endContainer()
+                .endSpec().endTemplate().endSpec().build();
+
+        stack.kubernetes().batch().v1().jobs().resource(job).create();
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            var status = stack.kubernetes().batch().v1().jobs().withName("env-check").get().getStatus();
+            return status != null && status.getConditions() != null
+                    && status.getConditions().stream().anyMatch(c -> "Complete".equals(c.getType()));
+        });
+        Path log = stack.workDir().resolve("kubernetes/jobs/env-check/logs/tools.log");
+        assertThat(Files.readString(log))
+                .contains("QUARKUS_SQS_ENDPOINT_OVERRIDE=" + stack.endpoints().get("sqs"))
+                .contains("QUARKUS_SQS_AWS_REGION=us-east-1");
+    }
+}

@@ -1,0 +1,80 @@
+package org.carla.leaderboard.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+
+/** DynamoDB Local through the AWS SDK: the tables from the evaluation configuration, conditional writes. */
+class TablesIT {
+
+    static RunningStack stack;
+
+    @BeforeAll
+    static void start() {
+        stack = LocalStack.builder()
+                .components("dynamodb")
+                .evaluation(Map.of(
+                        "evaluation.leaderboards.leaderboard-30.bucket", "carla-leaderboard-30",
+                        "evaluation.leaderboards.leaderboard-30.submissions-table", "leaderboard-30-submissions",
+                        "evaluation.leaderboards.leaderboard-30.simulator-image", "carla:0.9.16",
+                        "evaluation.leaderboards.leaderboard-30.leaderboard-image", "leaderboard-30:latest",
+                        "evaluation.leaderboards.leaderboard-30.renderer", "vulkan"))
+                .start();
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    @Test
+    void everyLeaderboardHasASubmissionsTableAndTheQualifierTableExists() {
+        assertThat(stack.dynamoDb().listTables().tableNames())
+                .containsExactlyInAnyOrder("leaderboard-10", "leaderboard-20", "leaderboard-30-submissions",
+                        "leaderboard-qualifiers");
+        assertThat(stack.dynamoDb().describeTable(r -> r.tableName("leaderboard-20")).table().keySchema())
+                .containsExactly(key("team_id", KeyType.HASH), key("submission_id", KeyType.RANGE));
+        assertThat(stack.dynamoDb().describeTable(r -> r.tableName("leaderboard-qualifiers")).table().keySchema())
+                .containsExactly(key("team_id", KeyType.HASH), key("track_codename", KeyType.RANGE));
+        assertThat(stack.quarkusConfig())
+                .containsEntry("evaluation.leaderboards.leaderboard-30.submissions-table", "leaderboard-30-submissions")
+                .containsKey("quarkus.dynamodb.endpoint-override");
+    }
+
+    @Test
+    void aSecondPutOfTheSameSubmissionIsRefusedByItsCondition() {
+        var first = Map.of(
+                "team_id", AttributeValue.fromS("team-7"),
+                "submission_id", AttributeValue.fromS("sub-1"),
+                "status", AttributeValue.fromS("SUBMITTED"));
+        stack.dynamoDb().putItem(r -> r.tableName("leaderboard-10").item(first)
+                .conditionExpression("attribute_not_exists(submission_id)"));
+
+        var second = Map.of(
+                "team_id", AttributeValue.fromS("team-7"),
+                "submission_id", AttributeValue.fromS("sub-1"),
+                "status", AttributeValue.fromS("RUNNING"));
+        assertThatThrownBy(() -> stack.dynamoDb().putItem(r -> r.tableName("leaderboard-10").item(second)
+                .conditionExpression("attribute_not_exists(submission_id)")))
+                .isInstanceOf(ConditionalCheckFailedException.class);
+
+        var stored = stack.dynamoDb().getItem(r -> r.tableName("leaderboard-10").consistentRead(true)
+                .key(Map.of("team_id", AttributeValue.fromS("team-7"), "submission_id", AttributeValue.fromS("sub-1"))))
+                .item();
+        assertThat(stored.get("status").s()).isEqualTo("SUBMITTED");
+    }
+
+    private static KeySchemaElement key(String name, KeyType type) {
+        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
+    }
+}

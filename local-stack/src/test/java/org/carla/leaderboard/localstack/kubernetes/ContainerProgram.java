@@ -1,0 +1,60 @@
+package org.carla.leaderboard.localstack.kubernetes;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+/**
+ * A container's program for the runner's tests, run as a real process: {@code stamp FILE MILLIS} writes its start
+ * and end times; {@code fail FILE CODE} appends a line and exits with CODE; {@code env FILE NAME...} writes the named
+ * variables and its arguments; {@code spawn FILE} starts a child {@code sleep} and writes both pids, then waits;
+ * {@code install DIR} copies {@code /bin/true} to {@code DIR/pod-runtime}; {@code say TEXT [CODE]} prints TEXT on
+ * stdout and stderr and exits with CODE.
+ */
+public final class ContainerProgram {
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "stamp" -> {
+                long start = System.currentTimeMillis();
+                Thread.sleep(Long.parseLong(args[2]));
+                append(Path.of(args[1]), start + " " + System.currentTimeMillis());
+            }
+            case "fail" -> {
+                append(Path.of(args[1]), "run");
+                System.exit(Integer.parseInt(args[2]));
+            }
+            case "env" -> {
+                var out = new StringBuilder();
+                for (String name : Arrays.copyOfRange(args, 2, args.length)) {
+                    out.append(name).append('=').append(System.getenv(name)).append('\n');
+                }
+                out.append("cwd=").append(Path.of("").toAbsolutePath()).append('\n');
+                Files.writeString(Path.of(args[1]), out);
+            }
+            case "spawn" -> {
+                Process child = new ProcessBuilder("sleep", "300").start();
+                append(Path.of(args[1]), ProcessHandle.current().pid() + " " + child.pid());
+                child.waitFor();
+            }
+            case "install" -> {
+                // Like pod-runtime's install: puts an executable (here /bin/true) into the shared volume.
+                Path target = Path.of(args[1]).resolve("pod-runtime");
+                Files.copy(Path.of("/bin/true"), target);
+                target.toFile().setExecutable(true);
+            }
+            case "say" -> {
+                System.out.println("out: " + args[1]);
+                System.err.println("err: " + args[1]);
+                System.exit(args.length > 2 ? Integer.parseInt(args[2]) : 0);
+            }
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+
+    private static void append(Path file, String line) throws IOException {
+        Files.writeString(file, line + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+}

@@ -1,0 +1,387 @@
+package org.carla.leaderboard.localstack.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.ScalableResource;
+
+class LocalJobRunnerTests {
+
+    private static final String PROGRAM_IMAGE = "registry.local/test-program:1";
+    private static final String HOST_IMAGE = "registry.local/host-tools:1";
+
+    @TempDir
+    Path workRoot;
+
+    private KubernetesApiServer api;
+    private KubernetesClient client;
+    private LocalJobRunner runner;
+
+    @BeforeEach
+    void start() {
+        api = KubernetesApiServer.start(0);
+        client = api.newClient();
+        runner = LocalJobRunner.start(options());
+    }
+
+    @AfterEach
+    void stop() {
+        if (runner != null) {
+            runner.close();
+        }
+        client.close();
+        api.close();
+    }
+
+    @Test
+    void runsInitContainersOneAfterAnotherThenCompletes() throws IOException {
+        Job job = job("init-order", 2, null,
+                List.of(program("first", "stamp", "/data/first", "400"), program("second", "stamp", "/data/second", "400")),
+                List.of(program("main", "stamp", "/data/main", "100"), host("true", "/bin/true")));
+        client.batch().v1().jobs().resource(job).create();
+
+        Job done = awaitCondition("init-order", "Complete");
+
+        assertThat(done.getStatus().getSucceeded()).isEqualTo(1);
+        assertThat(done.getStatus().getActive()).isNull();
+        assertThat(done.getStatus().getStartTime()).isNotNull();
+        assertThat(done.getStatus().getCompletionTime()).isNotNull();
+        JobCondition complete = condition(done, "Complete");
+        assertThat(complete.getStatus()).isEqualTo("True");
+        assertThat(complete.getLastTransitionTime()).isNotNull();
+        long[] first = stamps(volume("init-order", "data").resolve("first"));
+        long[] second = stamps(volume("init-order", "data").resolve("second"));
+        long[] main = stamps(volume("init-order", "data").resolve("main"));
+        assertThat(second[0]).isGreaterThanOrEqualTo(first[1]);
+        assertThat(main[0]).isGreaterThanOrEqualTo(second[1]);
+
+        Pod pod = onlyPod(done);
+        assertThat(pod.getMetadata().getLabels()).containsEntry("job-name", "init-order")
+                .containsEntry("controller-uid", done.getMetadata().getUid());
+        assertThat(pod.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(owner -> assertThat(owner.getUid()).isEqualTo(done.getMetadata().getUid()));
+        assertThat(pod.getStatus().getPhase()).isEqualTo("Succeeded");
+        assertThat(pod.getStatus().getContainerStatuses()).extracting(s -> s.getState().getTerminated().getExitCode())
+                .containsOnly(0);
+
+        // The launcher deletes a finished Job; its pod goes with it, as the garbage collector would remove it.
+        jobs().withName("init-order").withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND)
+                .delete();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.pods().withLabel("job-name", "init-order").list().getItems().isEmpty());
+    }
+
+    @Test
+    void runsWhatAnInitContainerInstalledIntoASharedVolume() {
+        var install = new ContainerBuilder().withName("install-pod-runtime").withImage(PROGRAM_IMAGE)
+                .withCommand("/usr/local/bin/program", "install", "/opt/pod-runtime")
+                .addNewVolumeMount().withName("pod-runtime").withMountPath("/opt/pod-runtime").endVolumeMount().build();
+        var agent = new ContainerBuilder().withName("agent-1").withImage("participant/agent:happy")
+                .withCommand("/opt/pod-runtime/pod-runtime", "agent")
+                .addNewVolumeMount().withName("pod-runtime").withMountPath("/opt/pod-runtime").endVolumeMount().build();
+        Job job = job("installed", 0, null, List.of(install), List.of(agent));
+        job.getSpec().getTemplate().getSpec().getVolumes().add(new io.fabric8.kubernetes.api.model.VolumeBuilder()
+                .withName("pod-runtime").withNewEmptyDir().endEmptyDir().build());
+        client.batch().v1().jobs().resource(job).create();
+
+        Job done = awaitCondition("installed", "Complete");
+
+        assertThat(done.getStatus().getSucceeded()).isEqualTo(1);
+        assertThat(volume("installed", "pod-runtime").resolve("pod-runtime")).isExecutable();
+    }
+
+    @Test
+    void keepsAContainerThatEscapesItsVolumeFromRunningUntilTheDeadline() {
+        Container escaping = program("escape", "stamp", "/data/x", "1");
+        escaping.getVolumeMounts().get(0).setSubPath("../../outside");
+        client.batch().v1().jobs().resource(job("escaping", 6, 2L, List.of(), List.of(escaping))).create();
+
+        Job failed = awaitCondition("escaping", "Failed");
+
+        assertThat(condition(failed, "Failed").getReason()).isEqualTo("DeadlineExceeded");
+        assertThat(containerStatus(onlyPod(failed), "escape").getState().getWaiting().getReason())
+                .isEqualTo("CreateContainerConfigError");
+        assertThat(workRoot.resolve("outside")).doesNotExist();
+        assertThat(workRoot.resolve("escaping").resolve("volumes").resolve("data").resolve("x")).doesNotExist();
+    }
+
+    @Test
+    void leavesAContainerWhoseImageHasNoProfileWaitingUntilTheDeadline() {
+        Job job = job("unknown-image", 6, 2L, List.of(), List.of(new ContainerBuilder().withName("c")
+                .withImage("docker.io/library/unknown:1").withCommand("/bin/true").build()));
+        client.batch().v1().jobs().resource(job).create();
+
+        Job failed = awaitCondition("unknown-image", "Failed");
+
+        assertThat(condition(failed, "Failed").getReason()).isEqualTo("DeadlineExceeded");
+        assertThat(containerStatus(onlyPod(failed), "c").getState().getWaiting().getReason()).isEqualTo("ErrImagePull");
+    }
+
+    @Test
+    void deletesAFinishedJobOnceItsTtlHasPassed() {
+        Job job = job("short-lived", 0, null, List.of(), List.of(host("true", "/bin/true")));
+        job.getSpec().setTtlSecondsAfterFinished(1);
+        client.batch().v1().jobs().resource(job).create();
+
+        awaitCondition("short-lived", "Complete");
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> jobs().withName("short-lived").get() == null
+                && client.pods().withLabel("job-name", "short-lived").list().getItems().isEmpty());
+    }
+
+    @Test
+    void failsWithBackoffLimitExceededAfterExactlyBackoffLimitRestarts() throws IOException {
+        Job job = job("crashing", 2, null, List.of(),
+                List.of(program("crash", "fail", "/data/runs", "3"), host("sleeper", "sleep", "300")));
+        client.batch().v1().jobs().resource(job).create();
+
+        Job failed = awaitCondition("crashing", "Failed");
+
+        assertThat(condition(failed, "Failed").getReason()).isEqualTo("BackoffLimitExceeded");
+        assertThat(failed.getStatus().getFailed()).isEqualTo(1);
+        assertThat(failed.getStatus().getActive()).isNull();
+        assertThat(failed.getStatus().getCompletionTime()).isNull();
+        // backoffLimit restarts: backoffLimit + 1 runs.
+        assertThat(Files.readAllLines(volume("crashing", "data").resolve("runs"))).hasSize(3);
+        ContainerStatus crash = containerStatus(onlyPod(failed), "crash");
+        assertThat(crash.getRestartCount()).isEqualTo(2);
+        assertThat(crash.getState().getTerminated().getExitCode()).isEqualTo(3);
+        assertThat(crash.getLastState().getTerminated().getExitCode()).isEqualTo(3);
+        // The Job failing stopped the container that was still running.
+        assertThat(containerStatus(onlyPod(failed), "sleeper").getState().getTerminated()).isNotNull();
+    }
+
+    @Test
+    void enforcesTheActiveDeadlineAndStopsTheProcesses() throws IOException {
+        // Long enough for a JVM to start on a loaded machine and report its pids before the deadline.
+        Job job = job("too-slow", 6, 10L, List.of(), List.of(program("spawner", "spawn", "/data/pids")));
+        client.batch().v1().jobs().resource(job).create();
+        List<Long> pids = awaitPids(volume("too-slow", "data").resolve("pids"));
+
+        Job failed = awaitCondition("too-slow", "Failed");
+
+        assertThat(condition(failed, "Failed").getReason()).isEqualTo("DeadlineExceeded");
+        assertThat(condition(failed, "Failed").getMessage()).isEqualTo("Job was active longer than specified deadline");
+        assertThat(pids).allSatisfy(pid -> assertThat(alive(pid)).as("pid %d", pid).isFalse());
+    }
+
+    @Test
+    void deletingARunningJobLeavesNoProcessBehind() throws IOException {
+        Job job = job("deleted", 6, null, List.of(),
+                List.of(program("spawner", "spawn", "/data/pids"), host("sleeper", "sleep", "300")));
+        job.getSpec().getTemplate().getSpec().setTerminationGracePeriodSeconds(2L);
+        client.batch().v1().jobs().resource(job).create();
+        List<Long> pids = new ArrayList<>(awaitPids(volume("deleted", "data").resolve("pids")));
+        await().atMost(Duration.ofSeconds(20)).until(() -> onlyPod(jobs().withName("deleted").get()).getStatus()
+                .getContainerStatuses().stream().allMatch(s -> s.getState().getRunning() != null));
+        pids.add(Long.parseLong(containerStatus(onlyPod(jobs().withName("deleted").get()), "sleeper").getContainerID()
+                .substring("local://".length())));
+
+        assertThat(runner.processes()).extracting(ProcessHandle::pid).containsAll(pids);
+
+        jobs().withName("deleted").withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND)
+                .delete();
+
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(pids).allSatisfy(pid -> assertThat(alive(pid)).isFalse()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.pods().withLabel("job-name", "deleted").list().getItems().isEmpty());
+        assertThat(runner.processes()).isEmpty();
+    }
+
+    @Test
+    void mapsMountPathsInEnvAndArgumentsAndLogsEachContainerToItsOwnFile() throws IOException {
+        Container env = program("env", "env", "$(LOGS_DIR)/env.txt", "LOGS_DIR", "STATUS_DIR", "NEAR_MISS", "SUBDIR",
+                "FROM_PROFILE", "JOB_LABEL", "SECRET");
+        env.setEnv(List.of(new EnvVar("LOGS_DIR", "/tmp/logs", null),
+                new EnvVar("STATUS_DIR", "/tmp/logs/containers-status", null),
+                new EnvVar("NEAR_MISS", "/tmp/logsbook", null),
+                new EnvVar("SUBDIR", "/work/shared/x", null),
+                new EnvVarBuilder().withName("JOB_LABEL").withNewValueFrom().withNewFieldRef()
+                        .withFieldPath("metadata.labels['job-name']").endFieldRef().endValueFrom().build(),
+                new EnvVarBuilder().withName("SECRET").withNewValueFrom().withNewSecretKeyRef("token", "evalai", false)
+                        .endValueFrom().build()));
+        env.setVolumeMounts(List.of(
+                new VolumeMountBuilder().withName("logs").withMountPath("/tmp/logs").build(),
+                new VolumeMountBuilder().withName("data").withMountPath("/work/shared").withSubPath("agent1").build()));
+        Container talker = program("talker", "say", "hello", "1");
+        Job job = job("mapping", 1, null, List.of(), List.of(env, talker));
+        job.getSpec().getTemplate().getSpec().getVolumes()
+                .add(new io.fabric8.kubernetes.api.model.VolumeBuilder().withName("logs").withNewEmptyDir().endEmptyDir()
+                        .build());
+        client.batch().v1().jobs().resource(job).create();
+
+        awaitCondition("mapping", "Failed");
+
+        Path logs = volume("mapping", "logs");
+        Path data = volume("mapping", "data");
+        assertThat(Files.readAllLines(logs.resolve("env.txt"))).containsExactly(
+                "LOGS_DIR=" + logs,
+                "STATUS_DIR=" + logs.resolve("containers-status"),
+                "NEAR_MISS=/tmp/logsbook",
+                "SUBDIR=" + data.resolve("agent1").resolve("x"),
+                "FROM_PROFILE=profile-value",
+                "JOB_LABEL=mapping",
+                "SECRET=null",
+                "cwd=" + workRoot.resolve("mapping").resolve("containers").resolve("env"));
+        Path jobLogs = workRoot.resolve("mapping").resolve("logs");
+        // backoffLimit 1: the talker ran twice, its log file kept both runs; the other container has a file of its own.
+        assertThat(Files.readAllLines(jobLogs.resolve("talker.log")))
+                .containsExactlyInAnyOrder("out: hello", "err: hello", "out: hello", "err: hello");
+        assertThat(jobLogs.resolve("env.log")).exists();
+        assertThat(Files.readString(jobLogs.resolve("env.log"))).doesNotContain("hello");
+    }
+
+    @Test
+    void waitsForASuspendedJobAndLeavesAFinishedJobAloneAfterARestart() throws IOException {
+        Job job = job("suspended", 1, null, List.of(), List.of(program("main", "fail", "/data/runs", "0")));
+        job.getSpec().setSuspend(true);
+        client.batch().v1().jobs().resource(job).create();
+        // The informer has delivered the Job once the runner has seen a later one run to its end.
+        client.batch().v1().jobs().resource(job("marker", 1, null, List.of(), List.of(host("true", "/bin/true"))))
+                .create();
+        awaitCondition("marker", "Complete");
+        assertThat(client.pods().withLabel("job-name", "suspended").list().getItems()).isEmpty();
+
+        jobs().withName("suspended").edit(j -> {
+            j.getSpec().setSuspend(false);
+            return j;
+        });
+        awaitCondition("suspended", "Complete");
+        runner.close();
+        runner = LocalJobRunner.start(options());
+        client.batch().v1().jobs().resource(job("after-restart", 1, null, List.of(), List.of(host("true", "/bin/true"))))
+                .create();
+        awaitCondition("after-restart", "Complete");
+
+        assertThat(Files.readAllLines(volume("suspended", "data").resolve("runs"))).hasSize(1);
+        assertThat(client.pods().withLabel("job-name", "suspended").list().getItems()).hasSize(1);
+    }
+
+    @Test
+    void aRestartedRunnerGivesAnUnfinishedJobAFreshPod() {
+        Job job = job("survivor", 6, null, List.of(), List.of(host("sleeper", "sleep", "300")));
+        job.getSpec().getTemplate().getSpec().setTerminationGracePeriodSeconds(1L);
+        client.batch().v1().jobs().resource(job).create();
+        await().atMost(Duration.ofSeconds(20)).until(() -> runner.processes().size() == 1);
+        long firstPid = runner.processes().get(0).pid();
+        String firstPod = onlyPod(jobs().withName("survivor").get()).getMetadata().getName();
+        String startTime = jobs().withName("survivor").get().getStatus().getStartTime();
+
+        runner.close();
+        assertThat(alive(firstPid)).isFalse();
+        runner = LocalJobRunner.start(options());
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> runner.processes().size() == 1);
+        Pod second = onlyPod(jobs().withName("survivor").get());
+        assertThat(second.getMetadata().getName()).isNotEqualTo(firstPod);
+        assertThat(runner.processes().get(0).pid()).isNotEqualTo(firstPid);
+        assertThat(jobs().withName("survivor").get().getStatus().getStartTime()).isEqualTo(startTime);
+    }
+
+    private LocalJobRunnerOptions options() {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String classes = Path.of(ContainerProgram.class.getProtectionDomain().getCodeSource().getLocation().getPath())
+                .toString();
+        return LocalJobRunnerOptions.builder(client, workRoot)
+                .backoff(Duration.ofMillis(20), Duration.ofMillis(200))
+                .profile(ImageProfile.forImages("registry\\.local/test-program:.*")
+                        .withCommand("/usr/local/bin/program",
+                                List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", classes,
+                                        ContainerProgram.class.getName()))
+                        .withEnv(Map.of("FROM_PROFILE", "profile-value", "LOGS_DIR", "overridden-by-the-container")))
+                .profile(ImageProfile.forImages("registry\\.local/host-tools:.*"))
+                .profile(ImageProfile.forImages("participant/.*"))
+                .build();
+    }
+
+    private static Container program(String name, String... args) {
+        return new ContainerBuilder().withName(name).withImage(PROGRAM_IMAGE).withCommand("/usr/local/bin/program")
+                .withArgs(args).addNewVolumeMount().withName("data").withMountPath("/data").endVolumeMount().build();
+    }
+
+    private static Container host(String name, String... argv) {
+        return new ContainerBuilder().withName(name).withImage(HOST_IMAGE).withCommand(argv).build();
+    }
+
+    private static Job job(String name, int backoffLimit, Long deadline, List<Container> init, List<Container> main) {
+        return new JobBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewSpec().withBackoffLimit(backoffLimit).withActiveDeadlineSeconds(deadline)
+                .withNewTemplate().withNewMetadata().addToLabels("app", "test").endMetadata()
+                .withNewSpec().withRestartPolicy("OnFailure").withInitContainers(init).withContainers(main)
+                .addNewVolume().withName("data").withNewEmptyDir().endEmptyDir().endVolume()
+                .endSpec().endTemplate().endSpec().build();
+    }
+
+    private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<Job, io.fabric8.kubernetes.api.model.batch.v1.JobList, ScalableResource<Job>> jobs() {
+        return client.batch().v1().jobs().inNamespace(KubernetesApiServer.SUBMISSIONS_NAMESPACE);
+    }
+
+    private Job awaitCondition(String name, String type) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Job job = jobs().withName(name).get();
+            return job != null && job.getStatus() != null && job.getStatus().getConditions() != null
+                    && job.getStatus().getConditions().stream().anyMatch(c -> type.equals(c.getType()));
+        });
+        return jobs().withName(name).get();
+    }
+
+    private static JobCondition condition(Job job, String type) {
+        return job.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
+    }
+
+    private Pod onlyPod(Job job) {
+        List<Pod> pods = client.pods().withLabel("controller-uid", job.getMetadata().getUid()).list().getItems();
+        assertThat(pods).hasSize(1);
+        return pods.get(0);
+    }
+
+    private static ContainerStatus containerStatus(Pod pod, String name) {
+        return pod.getStatus().getContainerStatuses().stream().filter(s -> name.equals(s.getName())).findFirst()
+                .orElseThrow();
+    }
+
+    private Path volume(String job, String volume) {
+        return workRoot.resolve(job).resolve("volumes").resolve(volume);
+    }
+
+    private static long[] stamps(Path file) throws IOException {
+        return Arrays.stream(Files.readString(file).trim().split(" ")).mapToLong(Long::parseLong).toArray();
+    }
+
+    private static List<Long> awaitPids(Path file) throws IOException {
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(file) && Files.readString(file).endsWith("\n"));
+        List<Long> pids = Arrays.stream(Files.readString(file).trim().split(" ")).map(Long::parseLong).toList();
+        assertThat(pids).hasSize(2).allSatisfy(pid -> assertThat(alive(pid)).isTrue());
+        return pids;
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+}

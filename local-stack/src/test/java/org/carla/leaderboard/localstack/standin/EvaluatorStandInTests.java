@@ -1,0 +1,177 @@
+package org.carla.leaderboard.localstack.standin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.carla.leaderboard.domain.results.CheckpointFile;
+import org.carla.leaderboard.domain.results.ResultsJson;
+import org.carla.leaderboard.domain.results.RouteRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EvaluatorStandInTests {
+
+    @TempDir
+    Path temp;
+
+    private CarlaServerStandIn carla;
+
+    @AfterEach
+    void stopCarla() throws Exception {
+        if (carla != null) {
+            carla.close();
+        }
+    }
+
+    private void startCarla(Optional<Duration> dieAfter) throws Exception {
+        CarlaServerStandIn.Knobs knobs = new CarlaServerStandIn.Knobs(Duration.ZERO, dieAfter, false, Optional.empty());
+        CarlaServerStandIn[] self = new CarlaServerStandIn[1];
+        carla = CarlaServerStandIn.start(0, knobs, () -> {
+            try {
+                self[0].close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }).inBackground();
+        self[0] = carla;
+    }
+
+    private Map<String, String> args(Path checkpoint, String subset, boolean resume) {
+        Map<String, String> args = new HashMap<>(Map.of("port", Integer.toString(carla.port()),
+                "traffic-manager-port", "8010", "agent", "/agent.py", "track", "SENSORS",
+                "routes", RoutesFileTests.DEMO.toString(), "routes-subset", subset, "repetitions", "2",
+                "checkpoint", checkpoint.toString(), "debug-checkpoint", temp.resolve("live.txt").toString(), "record", ""));
+        if (resume) {
+            args.put("resume", "1");
+        }
+        return args;
+    }
+
+    private int run(Map<String, String> args, Map<String, String> env) throws Exception {
+        return new EvaluatorStandIn(args, env).run();
+    }
+
+    private static Map<String, String> env(String... pairs) {
+        Map<String, String> env = new HashMap<>(Map.of("EVALUATOR_STANDIN_ROUTE_SECONDS", "0.1", "SUBMISSION_ID", "42"));
+        for (int i = 0; i < pairs.length; i += 2) {
+            env.put(pairs[i], pairs[i + 1]);
+        }
+        return env;
+    }
+
+    @Test
+    void aFullRunWritesTheRecordsAndTheGlobalRecordAndTwoRunsAgree() throws Exception {
+        startCarla(Optional.empty());
+        Path first = temp.resolve("first.json");
+        Path second = temp.resolve("second.json");
+
+        assertThat(run(args(first, "1-2", false), env())).isZero();
+        assertThat(run(args(second, "1-2", false), env())).isZero();
+
+        CheckpointFile results = ResultsJson.read(first);
+        assertThat(results.hasGlobalRecord()).isTrue();
+        assertThat(results.entryStatus()).isEqualTo("Finished");
+        assertThat(results.eligible()).isTrue();
+        assertThat(results.values()).hasSize(15);
+        assertThat(results.sensors()).contains("carla_camera", "carla_lidar");
+        assertThat(results.checkpoint().progress()).containsExactly(4, 4);
+        assertThat(results.checkpoint().records()).extracting(RouteRecord::routeId).containsExactly(
+                "RouteScenario_1_rep0", "RouteScenario_1_rep1", "RouteScenario_2_rep0", "RouteScenario_2_rep1");
+        assertThat(results.checkpoint().records()).extracting(RouteRecord::index).containsExactly(0, 1, 2, 3);
+        assertThat(Files.readString(second)).isEqualTo(Files.readString(first));
+    }
+
+    @Test
+    void anotherSeedGivesOtherScores() throws Exception {
+        startCarla(Optional.empty());
+        Path a = temp.resolve("a.json");
+        Path b = temp.resolve("b.json");
+        run(args(a, "0-7", false), env("EVALUATOR_STANDIN_ROUTE_SECONDS", "0"));
+        run(args(b, "0-7", false), env("EVALUATOR_STANDIN_ROUTE_SECONDS", "0", "EVALUATOR_STANDIN_SEED", "other"));
+
+        assertThat(ResultsJson.read(a).checkpoint().records()).isNotEqualTo(ResultsJson.read(b).checkpoint().records());
+    }
+
+    @Test
+    void carlaGoingAwayIsASimulationCrashAndResumeRepeatsOnlyThatRoute() throws Exception {
+        startCarla(Optional.of(Duration.ofMillis(700)));
+        Path checkpoint = temp.resolve("agent_results.json");
+
+        assertThat(run(args(checkpoint, "0-7", false), env("EVALUATOR_STANDIN_ROUTE_SECONDS", "0.2")))
+                .isEqualTo(EvaluatorStandIn.CRASHED_EXIT_CODE);
+        CheckpointFile crashed = ResultsJson.read(checkpoint);
+        assertThat(crashed.entryStatus()).isEqualTo("Crashed");
+        assertThat(crashed.hasGlobalRecord()).isFalse();
+        List<RouteRecord> before = crashed.checkpoint().records();
+        assertThat(before.get(before.size() - 1).status()).isEqualTo("Failed - Simulation crashed");
+        assertThat(crashed.checkpoint().progress()).containsExactly(before.size(), 16);
+
+        startCarla(Optional.empty());
+        assertThat(run(args(checkpoint, "0-7", true), env("EVALUATOR_STANDIN_ROUTE_SECONDS", "0"))).isZero();
+
+        CheckpointFile resumed = ResultsJson.read(checkpoint);
+        assertThat(resumed.hasGlobalRecord()).isTrue();
+        assertThat(resumed.checkpoint().records()).hasSize(16)
+                .startsWith(before.subList(0, before.size() - 1).toArray(RouteRecord[]::new));
+        assertThat(resumed.checkpoint().records().get(before.size() - 1).status()).doesNotContain("Simulation crashed");
+    }
+
+    @Test
+    void invalidSensorsRejectTheEntryAndStop() throws Exception {
+        startCarla(Optional.empty());
+        Path checkpoint = temp.resolve("agent_results.json");
+
+        assertThat(run(args(checkpoint, "0-1", false), env("EVALUATOR_STANDIN_INVALID_SENSORS", "true")))
+                .isEqualTo(EvaluatorStandIn.CRASHED_EXIT_CODE);
+
+        CheckpointFile results = ResultsJson.read(checkpoint);
+        assertThat(results.entryStatus()).isEqualTo("Rejected");
+        assertThat(results.checkpoint().records()).singleElement()
+                .extracting(RouteRecord::status).isEqualTo("Failed - Agent's sensors were invalid");
+    }
+
+    @Test
+    void theCarlaStandInListensOnlyAfterItsStartUpAndTicks() throws Exception {
+        CarlaServerStandIn.Knobs knobs = new CarlaServerStandIn.Knobs(Duration.ofMillis(300), Optional.empty(), false,
+                Optional.empty());
+        long start = System.nanoTime();
+        CompletableFuture<CarlaServerStandIn> starting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return CarlaServerStandIn.start(0, knobs, () -> { }).inBackground();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        carla = starting.get(10, TimeUnit.SECONDS);
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
+        try (var socket = new java.net.Socket("127.0.0.1", carla.port())) {
+            socket.setSoTimeout(2000);
+            assertThat(socket.getInputStream().read()).isEqualTo('t');
+        }
+    }
+
+    @Test
+    void theDieOnceMarkerLetsOnlyTheFirstRunDie() throws Exception {
+        Path marker = temp.resolve("died");
+        java.util.concurrent.Semaphore deaths = new java.util.concurrent.Semaphore(0);
+        CarlaServerStandIn.Knobs knobs = new CarlaServerStandIn.Knobs(Duration.ZERO, Optional.of(Duration.ofMillis(50)),
+                false, Optional.of(marker));
+        try (CarlaServerStandIn first = CarlaServerStandIn.start(0, knobs, deaths::release)) {
+            assertThat(deaths.tryAcquire(5, TimeUnit.SECONDS)).as("the first run dies").isTrue();
+        }
+        try (CarlaServerStandIn second = CarlaServerStandIn.start(0, knobs, deaths::release)) {
+            assertThat(deaths.tryAcquire(500, TimeUnit.MILLISECONDS)).as("the second run lives").isFalse();
+        }
+        assertThat(marker).exists();
+    }
+}

@@ -1,0 +1,70 @@
+package org.carla.leaderboard.podruntime.init;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.carla.leaderboard.domain.status.StatusFiles;
+
+import software.amazon.awssdk.core.sync.ResponseTransformer;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.Delete;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * A submission's files in its leaderboard's bucket, under {@code <submission_id>/}. Used only by {@code init} on a
+ * resume; the S3 client is created on first use, so the other roles never build one.
+ */
+@ApplicationScoped
+public class SubmissionArchive {
+
+    private final S3Client s3;
+
+    public SubmissionArchive(S3Client s3) {
+        this.s3 = s3;
+    }
+
+    /** Deletes {@code <id>/containers-status/}: the status files of the earlier run must not steer this one. */
+    public int deleteStatusFiles(String bucket, String submissionId) {
+        String prefix = submissionId + "/" + StatusFiles.DIRECTORY + "/";
+        List<ObjectIdentifier> keys = new ArrayList<>();
+        s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents()
+                .forEach(object -> keys.add(ObjectIdentifier.builder().key(object.key()).build()));
+        for (int from = 0; from < keys.size(); from += 1000) {
+            List<ObjectIdentifier> batch = keys.subList(from, Math.min(keys.size(), from + 1000));
+            s3.deleteObjects(r -> r.bucket(bucket).delete(Delete.builder().objects(batch).quiet(true).build()));
+        }
+        return keys.size();
+    }
+
+    /**
+     * Downloads every object under {@code <id>/} except the status files into {@code into} (a fresh folder). A key
+     * that would leave the folder ({@code ..}, absolute) is refused; any failure throws, and the caller discards the
+     * folder.
+     */
+    public long download(String bucket, String submissionId, Path into) throws IOException {
+        String prefix = submissionId + "/";
+        String status = prefix + StatusFiles.DIRECTORY + "/";
+        Path root = into.toAbsolutePath().normalize();
+        long count = 0;
+        for (S3Object object : s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents()) {
+            String key = object.key();
+            if (key.endsWith("/") || key.startsWith(status)) {
+                continue;
+            }
+            Path file = root.resolve(key.substring(prefix.length())).normalize();
+            if (!file.startsWith(root) || file.equals(root)) {
+                throw new IOException("refusing S3 key " + key + ": it leaves the logs folder");
+            }
+            Files.createDirectories(file.getParent());
+            s3.getObject(r -> r.bucket(bucket).key(key), ResponseTransformer.toFile(file));
+            count++;
+        }
+        return count;
+    }
+}

@@ -1,0 +1,165 @@
+package org.carla.leaderboard.podruntime.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.carla.leaderboard.localstack.LocalStack;
+import org.carla.leaderboard.localstack.RunningStack;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/** {@code init} against S3Proxy (fresh, resumed, failed download) and {@code install} in JVM mode, from the jar. */
+class InitAndInstallIT {
+
+    private static final String BUCKET = "init-it";
+    private static final Duration RUN = Duration.ofSeconds(60);
+    private static RunningStack stack;
+
+    @TempDir
+    Path temp;
+
+    @BeforeAll
+    static void startS3() {
+        stack = LocalStack.builder().components("s3").start();
+        stack.s3().createBucket(r -> r.bucket(BUCKET));
+    }
+
+    @AfterAll
+    static void stopS3() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void aFreshInitCopiesTheLeaderboardFoldersAndLaysOutAnOpenLogsVolume() throws Exception {
+        Path leaderboard = Files.createDirectories(temp.resolve("image/leaderboard/leaderboard"));
+        Files.writeString(leaderboard.resolve("leaderboard_evaluator.py"), "print('official')\n");
+        Path scenarioRunner = Files.createDirectories(temp.resolve("image/scenario_runner/srunner"));
+        Files.writeString(scenarioRunner.resolve("__init__.py"), "");
+        Path pythonApi = Files.createDirectories(temp.resolve("image/CARLA/PythonAPI"));
+        Files.writeString(pythonApi.resolve("carla.egg"), "egg");
+        Path leaderboardVolume = Files.createDirectories(temp.resolve("volumes/leaderboard/leaderboard"));
+        Files.writeString(leaderboardVolume.resolve("leaderboard_evaluator.py"), "print('tampered')\n");
+
+        Map<String, String> env = new HashMap<>(Map.of(
+                "WORKER_PAIRS", "2", "SUBMISSION_ID", "fresh-1", "LOGS_DIR", temp.resolve("logs").toString(),
+                "LEADERBOARD_ROOT", temp.resolve("image/leaderboard").toString(),
+                "SCENARIO_RUNNER_ROOT", temp.resolve("image/scenario_runner").toString(),
+                "CARLA_PYTHON_API_ROOT", temp.resolve("image/CARLA").toString(),
+                "LEADERBOARD_VOLUME", temp.resolve("volumes/leaderboard").toString(),
+                "SCENARIO_RUNNER_VOLUME", temp.resolve("volumes/scenario_runner").toString(),
+                "CARLA_PYTHON_API_VOLUME", temp.resolve("volumes/CARLA").toString()));
+
+        assertThat(run("init", env)).isZero();
+
+        assertThat(Files.readString(temp.resolve("volumes/leaderboard/leaderboard/leaderboard_evaluator.py")))
+                .isEqualTo("print('official')\n");
+        assertThat(temp.resolve("volumes/scenario_runner/srunner/__init__.py")).exists();
+        assertThat(temp.resolve("volumes/CARLA/PythonAPI/carla.egg")).hasContent("egg");
+        for (String folder : List.of("agent/agent1", "agent/agent2", "simulator", "logcopy", "containers-status", "evalai")) {
+            Path path = temp.resolve("logs").resolve(folder);
+            assertThat(path).isDirectory();
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(path))).isEqualTo("rwxrwxrwx");
+        }
+    }
+
+    @Test
+    void aResumedInitDeletesTheOldStatusFilesInS3AndDownloadsTheRest() throws Exception {
+        String id = "resumed-" + temp.getFileName().toString().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        put(id + "/agent/agent1/agent_results.json", "{\"entry_status\": \"Crashed\"}");
+        put(id + "/agent/agent1/leaderboard.log", "route 0\nroute 1\n");
+        put(id + "/evalai/results.json", "[]");
+        put(id + "/containers-status/agent-1.crash0", "");
+        put(id + "/containers-status/simulator-1.crash0", "");
+        put("other-submission/containers-status/agent-1.done", "");
+        Path logs = temp.resolve("logs");
+
+        assertThat(run("init", resumeEnv(id, logs, BUCKET))).isZero();
+
+        assertThat(keys(id + "/")).containsExactlyInAnyOrder(id + "/agent/agent1/agent_results.json",
+                id + "/agent/agent1/leaderboard.log", id + "/evalai/results.json");
+        assertThat(keys("other-submission/")).hasSize(1);
+        assertThat(logs.resolve("agent/agent1/leaderboard.log")).hasContent("route 0\nroute 1\n");
+        assertThat(logs.resolve("evalai/results.json")).hasContent("[]");
+        assertThat(logs.resolve("containers-status")).isEmptyDirectory();
+        assertThat(logs.resolve("agent/agent2")).isDirectory();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(logs.resolve("agent/agent1/agent_results.json"))))
+                .isEqualTo("rw-rw-rw-");
+    }
+
+    @Test
+    void aFailedDownloadFailsTheContainerAndLeavesNothingBehind() throws Exception {
+        Path logs = temp.resolve("logs");
+
+        assertThat(run("init", resumeEnv("any", logs, "no-such-bucket"))).isNotZero();
+
+        try (Stream<Path> left = Files.exists(logs) ? Files.list(logs) : Stream.empty()) {
+            assertThat(left).as("nothing partial in the logs volume").isEmpty();
+        }
+    }
+
+    @Test
+    void installInJvmModeWritesALauncherThatRunsFromAnotherFolder() throws Exception {
+        Path volume = temp.resolve("opt/pod-runtime");
+
+        assertThat(run("install", Map.of(), volume.toString())).isZero();
+
+        Path launcher = volume.resolve("pod-runtime");
+        assertThat(Files.isExecutable(launcher)).isTrue();
+        assertThat(Files.readString(launcher)).doesNotContain(temp.toString()); // fixed text, nothing interpolated
+        Process help = new ProcessBuilder(launcher.toString(), "--help").directory(temp.toFile())
+                .redirectErrorStream(true).start();
+        String output = new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(Pod.exit(help, RUN)).isZero();
+        assertThat(output).contains("simulator").contains("agent").contains("install").contains("init");
+    }
+
+    private Map<String, String> resumeEnv(String id, Path logs, String bucket) {
+        Map<String, String> env = new HashMap<>();
+        stack.quarkusConfig().forEach((key, value) -> {
+            if (key.startsWith("quarkus.s3.")) {
+                env.put(key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"), value);
+            }
+        });
+        env.putAll(Map.of("RESUME", "1", "S3_BUCKET", bucket, "SUBMISSION_ID", id, "WORKER_PAIRS", "2",
+                "LOGS_DIR", logs.toString()));
+        return env;
+    }
+
+    private int run(String role, Map<String, String> env, String... args) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of(Pod.JAVA));
+        command.addAll(Pod.JVM_FLAGS);
+        command.addAll(List.of("-jar", Pod.JAR.toString(), role));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(temp.resolve(role + ".out").toFile());
+        builder.environment().putAll(env);
+        return Pod.exit(builder.start(), RUN);
+    }
+
+    private void put(String key, String content) {
+        stack.s3().putObject(r -> r.bucket(BUCKET).key(key), RequestBody.fromString(content));
+    }
+
+    private List<String> keys(String prefix) {
+        return stack.s3().listObjectsV2Paginator(r -> r.bucket(BUCKET).prefix(prefix)).contents().stream()
+                .map(S3Object::key).toList();
+    }
+}

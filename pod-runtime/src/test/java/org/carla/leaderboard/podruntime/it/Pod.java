@@ -1,0 +1,149 @@
+package org.carla.leaderboard.podruntime.it;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.carla.leaderboard.localstack.process.FreePort;
+
+/**
+ * One pod of a test: a logs volume in a temporary folder and the pod-runtime roles started as real processes from the
+ * packaged jar, with the CARLA and evaluator stand-ins as their children. Every process it starts is killed at close.
+ */
+final class Pod implements AutoCloseable {
+
+    static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar").toAbsolutePath();
+    static final Path ROUTES = Path.of("..", "local-stack", "src", "main", "resources", "standin", "routes_demo.xml")
+            .toAbsolutePath().normalize();
+    static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    /** Quick JVM start-up for the many short-lived processes of these tests. */
+    static final List<String> JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+            "-Xmx128m");
+
+    final Path root;
+    final Path logs;
+    final Path status;
+    final int carlaPort = FreePort.onLoopback();
+    private final List<Process> started = new ArrayList<>();
+    private int runs;
+
+    Pod(Path root) throws IOException {
+        this.root = root;
+        this.logs = Files.createDirectories(root.resolve("logs"));
+        this.status = Files.createDirectories(logs.resolve("containers-status"));
+        Files.createDirectories(logs.resolve("agent").resolve("agent1"));
+        Files.createDirectories(logs.resolve("simulator"));
+    }
+
+    /** The environment the Job gives pair 1, with short waits for tests and the stand-ins as CARLA and evaluator. */
+    Map<String, String> pairEnv() {
+        Map<String, String> env = new HashMap<>();
+        env.put("SUBMISSION_ID", "it-" + root.getFileName());
+        env.put("WORKER_PAIRS", "1");
+        env.put("WORKER_ID", "1");
+        env.put("CARLA_PORT", Integer.toString(carlaPort));
+        env.put("LOGS_DIR", logs.toString());
+        env.put("PARTNER_WAIT", "PT20S");
+        env.put("MAX_IDLE", "30");
+        env.put("STOP_GRACE", "2");
+        env.put("CARLA_ROOT", root.toString());
+        env.put("CARLA_SERVER_COMMAND", standIn("CarlaServerStandIn") + " -{renderer} -carla-rpc-port={port} -RenderOffScreen");
+        env.put("EVALUATOR_COMMAND", standIn("EvaluatorStandIn"));
+        env.put("TEAM_AGENT", "/workspace/team_code/agent.py");
+        env.put("TEAM_CONFIG", "/workspace/team_code/config.yaml");
+        env.put("CHALLENGE_TRACK_CODENAME", "SENSORS");
+        env.put("ROUTES", ROUTES.toString());
+        env.put("ROUTES_SUBSET", "0-2");
+        env.put("REPETITIONS", "1");
+        env.put("EVALUATOR_STANDIN_ROUTE_SECONDS", "0.5");
+        return env;
+    }
+
+    /** Starts {@code pod-runtime <role>}; its console goes to {@code <role>-<n>.out} in the pod's folder. */
+    Process start(String role, Map<String, String> env) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(JAVA);
+        command.addAll(JVM_FLAGS);
+        command.add("-jar");
+        command.add(JAR.toString());
+        command.add(role);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(root.resolve(role + "-" + (++runs) + ".out").toFile());
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        started.add(process);
+        return process;
+    }
+
+    static int exit(Process process, Duration within) throws InterruptedException {
+        if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("pid " + process.pid() + " still running after " + within);
+        }
+        return process.exitValue();
+    }
+
+    Set<String> statusFiles() throws IOException {
+        try (Stream<Path> files = Files.list(status)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("."))
+                    .collect(Collectors.toSet());
+        }
+    }
+
+    Path checkpoint() {
+        return logs.resolve("agent").resolve("agent1").resolve("agent_results.json");
+    }
+
+    String leaderboardLog() throws IOException {
+        return Files.readString(logs.resolve("agent").resolve("agent1").resolve("leaderboard.log"), StandardCharsets.UTF_8);
+    }
+
+    /** The console of the n-th process this pod started (1-based). */
+    String console(int run) throws IOException {
+        try (Stream<Path> files = Files.list(root)) {
+            Path file = files.filter(p -> p.getFileName().toString().endsWith("-" + run + ".out")).findFirst()
+                    .orElseThrow();
+            return Files.readString(file, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The pid a role logged for its child ("started the evaluator, pid 123"). */
+    long childPid(int run, String what) throws IOException {
+        Matcher matcher = Pattern.compile("started " + what + ", pid (\\d+)").matcher(console(run));
+        if (!matcher.find()) {
+            throw new AssertionError("no '" + what + "' pid in the console of run " + run);
+        }
+        return Long.parseLong(matcher.group(1));
+    }
+
+    /** A stand-in's command line: this test's class path, reduced to what the stand-ins load. */
+    static String standIn(String mainClass) {
+        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        String reduced = Arrays.stream(classPath.split(File.pathSeparator))
+                .filter(entry -> entry.contains("local-stack") || entry.contains("domain") || entry.contains("jackson"))
+                .collect(Collectors.joining(File.pathSeparator));
+        return JAVA + " " + String.join(" ", JVM_FLAGS) + " -cp " + reduced
+                + " org.carla.leaderboard.localstack.standin." + mainClass;
+    }
+
+    @Override
+    public void close() {
+        for (Process process : started) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+}

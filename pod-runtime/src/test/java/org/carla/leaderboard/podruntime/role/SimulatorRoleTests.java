@@ -1,0 +1,80 @@
+package org.carla.leaderboard.podruntime.role;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.carla.leaderboard.podruntime.supervisor.ChildSpec;
+import org.carla.leaderboard.podruntime.supervisor.TerminationSignal;
+import org.junit.jupiter.api.Test;
+
+class SimulatorRoleTests {
+
+    private final Fakes.Status status = new Fakes.Status();
+    private final Fakes.Starter runner = new Fakes.Starter();
+    private final TerminationSignal termination = TerminationSignal.none();
+
+    private int run() throws InterruptedException {
+        PairSettings settings = PairSettings.from(Map.of("WORKER_ID", "2", "PARTNER_WAIT", "5", "LOGS_DIR", "/tmp/x"));
+        ChildSpec carla = new ChildSpec("carla", List.of("./CarlaUE4.sh"), Optional.of(Path.of("/home/carla")), Map.of(),
+                Optional.empty());
+        return new SimulatorRole(settings, carla, status, status, runner, termination).run();
+    }
+
+    @Test
+    void agentDoneStopsCarlaAndWritesDone() throws Exception {
+        status.then(s -> { }).then(s -> s.with("agent-2.done"));
+
+        assertThat(run()).isZero();
+        assertThat(runner.child.stopped).isTrue();
+        assertThat(status.posted).containsExactly("simulator-2.done");
+    }
+
+    @Test
+    void agentCrashOfThisAttemptStopsCarlaAndWritesTheNextCrashFile() throws Exception {
+        status.with("agent-2.crash0", "simulator-2.crash0").then(s -> s.with("agent-2.crash1"));
+
+        assertThat(run()).isEqualTo(1);
+        assertThat(runner.child.stopped).isTrue();
+        assertThat(status.posted).containsExactly("simulator-2.crash1");
+    }
+
+    @Test
+    void carlaGoneWritesCrashAndWaitsForTheAgent() throws Exception {
+        status.then(s -> runner.child.exit = 139).then(s -> { }).then(s -> s.with("agent-2.crash0"));
+
+        assertThat(run()).isEqualTo(1);
+        assertThat(status.posted).containsExactly("simulator-2.crash0");
+        assertThat(status.script).as("waited until the agent answered").isEmpty();
+    }
+
+    @Test
+    void cancelStopsCarlaAndExitsZeroWithoutAStatusFile() throws Exception {
+        status.then(s -> s.with("simulation.cancel"));
+
+        assertThat(run()).isZero();
+        assertThat(runner.child.stopped).isTrue();
+        assertThat(status.posted).isEmpty();
+    }
+
+    @Test
+    void anAgentAlreadyDoneMeansNoCarlaAtAll() throws Exception {
+        status.with("agent-2.done");
+
+        assertThat(run()).isZero();
+        assertThat(runner.started).isEmpty();
+        assertThat(status.posted).containsExactly("simulator-2.done");
+    }
+
+    @Test
+    void sigtermStopsCarlaAndExits143() throws Exception {
+        status.then(s -> termination.request("SIGTERM"));
+
+        assertThat(run()).isEqualTo(143);
+        assertThat(runner.child.stopped).isTrue();
+        assertThat(status.posted).isEmpty();
+    }
+}

@@ -1,0 +1,65 @@
+package org.carla.leaderboard.relay.config;
+
+import java.time.Duration;
+
+import org.carla.leaderboard.messaging.ConsumerOptions;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** How the relay consumes {@code submission-events}, confirms final statuses and tails failed containers' logs. */
+@ConfigMapping(prefix = "relay")
+public interface RelayConfig {
+
+    Consumer consumer();
+
+    Confirm confirm();
+
+    LogTail logTail();
+
+    interface Consumer {
+        @WithDefault("10")
+        int maxInFlight();
+
+        @WithDefault("20s")
+        Duration waitTime();
+
+        @WithDefault("60s")
+        Duration visibilityTimeout();
+
+        /** Receives after which an event that keeps failing (EvalAI down) is dead-lettered. */
+        @WithDefault("5")
+        int maxReceives();
+
+        @WithDefault("5s")
+        Duration retryBackoff();
+
+        @WithDefault("5m")
+        Duration maxRetryBackoff();
+
+        default ConsumerOptions options() {
+            return new ConsumerOptions(maxInFlight(), waitTime(), visibilityTimeout(), maxReceives(), retryBackoff(),
+                    maxRetryBackoff());
+        }
+    }
+
+    /** Re-reading a submission after its final update until EvalAI shows the new status. */
+    interface Confirm {
+        @WithDefault("5")
+        int tries();
+
+        /** Wait before the second read; doubles for every further read. */
+        @WithDefault("1s")
+        Duration firstBackoff();
+    }
+
+    /** The part of a failed container's log that goes into the participant's stderr. */
+    interface LogTail {
+        @WithDefault("50")
+        int maxLines();
+
+        /** Bytes read from the end of each log. */
+        @WithDefault("8192")
+        int maxBytes();
+    }
+}

@@ -1,0 +1,118 @@
+package org.carla.leaderboard.relay.service;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.carla.leaderboard.domain.event.JobFinished;
+import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
+import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.relay.config.RelayConfig;
+import org.carla.leaderboard.relay.store.SubmissionFiles;
+
+/**
+ * The stderr of a failed submission: why the Job ended, then the last lines of each failing container's log as logcopy
+ * uploaded it, bounded in lines and bytes, unless the track hides logs.
+ */
+@ApplicationScoped
+class FailureExplanation {
+
+    static final String LOGS_HIDDEN = "The logs of this track are not shown to participants.";
+
+    private static final Pattern WORKER = Pattern.compile("(agent|simulator)-([1-9][0-9]*)");
+
+    private final SubmissionFiles files;
+    private final RelayConfig.LogTail limits;
+
+    FailureExplanation(SubmissionFiles files, RelayConfig config) {
+        this.files = files;
+        this.limits = config.logTail();
+    }
+
+    String explain(JobFinished event, String bucket, boolean hideLogs) {
+        var text = new StringBuilder("The submission failed: ").append(reason(event)).append('\n');
+        if (hideLogs) {
+            return text.append(LOGS_HIDDEN).append('\n').toString();
+        }
+        var failing = failingContainers(event.containers());
+        if (failing.isEmpty()) {
+            return text.append("No container reported an error.\n").toString();
+        }
+        for (ContainerOutcome container : failing) {
+            text.append('\n').append("=== ").append(container.name()).append(describe(container)).append(" ===\n");
+            var tail = logKey(bucket, event.submission().submissionId(), container.name())
+                    .flatMap(key -> files.tail(bucket, key, limits.maxBytes()));
+            text.append(tail.map(this::lastLines).filter(lines -> !lines.isBlank()).orElse("(no log was uploaded)\n"));
+        }
+        return text.toString();
+    }
+
+    static String reason(JobFinished event) {
+        String reason = event.reason() == null ? "" : event.reason();
+        if (event.outcome() == JobFinished.Outcome.DELETED) {
+            return "its Job was deleted before it finished" + (reason.isBlank() ? "." : " (" + reason + ").");
+        }
+        return switch (reason) {
+            case "BackoffLimitExceeded" ->
+                "its containers failed more often than the track allows (BackoffLimitExceeded).";
+            case "DeadlineExceeded" -> "it ran longer than the track's deadline (DeadlineExceeded).";
+            case "" -> "not every container finished its work.";
+            default -> reason + ".";
+        };
+    }
+
+    /** The containers that ended with an error; failing those, the ones that had to be restarted. */
+    static List<ContainerOutcome> failingContainers(List<ContainerOutcome> containers) {
+        var failed = containers.stream()
+                .filter(c -> c.lastExitCode() != null && c.lastExitCode() != 0).toList();
+        return failed.isEmpty() ? containers.stream().filter(c -> c.restartCount() > 0).toList() : failed;
+    }
+
+    private static String describe(ContainerOutcome container) {
+        var parts = new ArrayList<String>();
+        if (container.lastExitCode() != null) {
+            parts.add("exit code " + container.lastExitCode());
+        }
+        if (container.lastReason() != null && !container.lastReason().isBlank()) {
+            parts.add(container.lastReason());
+        }
+        if (container.restartCount() > 0) {
+            parts.add("restarted " + container.restartCount() + (container.restartCount() == 1 ? " time" : " times"));
+        }
+        return parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")";
+    }
+
+    /** Where logcopy uploads the container's log: {@code <id>/agent/agent<i>/leaderboard.log}, ... */
+    private Optional<String> logKey(String bucket, String submissionId, String container) {
+        if ("logcopy".equals(container)) {
+            return Optional.of(submissionId + "/logcopy/logcopy.log");
+        }
+        var worker = WORKER.matcher(container);
+        if (!worker.matches()) {
+            return Optional.empty();
+        }
+        int pair = Integer.parseInt(worker.group(2));
+        if (StatusFiles.Role.AGENT.prefix().equals(worker.group(1))) {
+            return Optional.of(submissionId + "/agent/agent" + pair + "/leaderboard.log");
+        }
+        // Simulator logs share one folder; the file of pair i is the one whose name carries i.
+        var ofPair = Pattern.compile("\\D*" + pair + "(\\D.*)?");
+        return files.keys(bucket, submissionId + "/simulator/").stream()
+                .filter(key -> ofPair.matcher(StatusFiles.baseName(key)).matches())
+                .findFirst();
+    }
+
+    private String lastLines(String tail) {
+        var lines = tail.split("\n", -1);
+        int end = lines.length;
+        if (end > 0 && lines[end - 1].isEmpty()) {
+            end--;
+        }
+        int start = Math.max(0, end - limits.maxLines());
+        return String.join("\n", Arrays.copyOfRange(lines, start, end)) + "\n";
+    }
+}

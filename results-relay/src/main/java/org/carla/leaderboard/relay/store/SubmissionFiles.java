@@ -1,0 +1,99 @@
+package org.carla.leaderboard.relay.store;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.carla.leaderboard.domain.status.StatusFiles;
+
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * A submission's files in its leaderboard's bucket, under {@code <submission_id>/}: what logcopy uploaded (EvalAI
+ * files, status files, logs) and the cancel control object the relay writes.
+ */
+@ApplicationScoped
+public class SubmissionFiles {
+
+    /** The control object logcopy watches: its presence cancels the run. */
+    public static final String CANCEL_CONTROL = "control/cancel";
+
+    private final S3Client s3;
+
+    SubmissionFiles(S3Client s3) {
+        this.s3 = s3;
+    }
+
+    /** The object as text; empty when it does not exist. */
+    public Optional<String> read(String bucket, String key) {
+        try {
+            return Optional.of(s3.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asString(StandardCharsets.UTF_8));
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** The last {@code maxBytes} of an object (cut to whole lines); empty when it does not exist. */
+    public Optional<String> tail(String bucket, String key, int maxBytes) {
+        long size;
+        try {
+            size = s3.headObject(r -> r.bucket(bucket).key(key)).contentLength();
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        if (size == 0) {
+            return Optional.of("");
+        }
+        long start = Math.max(0, size - maxBytes);
+        String text = s3.getObjectAsBytes(r -> r.bucket(bucket).key(key).range("bytes=" + start + "-" + (size - 1)))
+                .asString(StandardCharsets.UTF_8);
+        if (start > 0) {
+            // The first line is most likely cut in the middle (maybe in a multi-byte character): drop it.
+            int newline = text.indexOf('\n');
+            text = newline < 0 ? text : text.substring(newline + 1);
+        }
+        return Optional.of(text);
+    }
+
+    /** The keys under a prefix, all pages. */
+    public List<String> keys(String bucket, String prefix) {
+        var keys = new ArrayList<String>();
+        s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents()
+                .forEach(object -> keys.add(object.key()));
+        return keys;
+    }
+
+    /** The names of the status files the submission's containers left ({@code agent-1.done}, ...). */
+    public List<String> statusFiles(String bucket, String submissionId) {
+        return keys(bucket, submissionId + "/" + StatusFiles.DIRECTORY + "/").stream().map(StatusFiles::baseName)
+                .toList();
+    }
+
+    /** Writes {@code <submission_id>/control/cancel}; writing it again changes nothing. */
+    public void requestCancel(String bucket, String submissionId, Instant at) {
+        s3.putObject(r -> r.bucket(bucket).key(submissionId + "/" + CANCEL_CONTROL).contentType("text/plain"),
+                RequestBody.fromString("cancelled on EvalAI, seen at " + at + "\n"));
+    }
+
+    /** The results' location, as recorded in the submission's record. */
+    public static String location(String bucket, String submissionId) {
+        return "s3://" + bucket + "/" + submissionId + "/";
+    }
+}

@@ -1,0 +1,154 @@
+package org.carla.leaderboard.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.carla.leaderboard.relay.ResultsRelayTests.PATIENCE;
+import static org.carla.leaderboard.relay.ResultsRelayTests.RESULTS;
+import static org.carla.leaderboard.relay.ResultsRelayTests.SENSORS;
+import static org.carla.leaderboard.relay.ResultsRelayTests.isTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.testing.InjectLocalStack;
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.carla.leaderboard.messaging.QueuesConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/** SQS delivers late and twice, EvalAI goes down: nothing moves backwards, nothing is sent twice, nothing is lost. */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackResource.class, initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3"),
+        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
+@QuarkusTestResource(EvalAiStandInResource.class)
+class RelayOrderingTests {
+
+    @InjectLocalStack
+    RunningStack stack;
+
+    @AfterEach
+    void evalAiRecovers() {
+        EvalAiStandInResource.standIn().clearFaults();
+    }
+
+    @Test
+    void duplicateAndLateEventsNeitherRepeatNorUndoTheFinalReport() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS, "done\n").allDone();
+        var finished = given.succeeded();
+        double droppedBefore = dropped();
+
+        given.send(finished, finished);
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        // Late: a progress and the Job's start, delivered after the end; and the end a third time.
+        given.send(given.progress(1, 2), given.jobStarted(), finished);
+
+        await().atMost(PATIENCE).until(() -> dropped() - droppedBefore >= 4);
+        var calls = EvalAiStandInResource.standIn().calls();
+        assertThat(EvalAiCalls.finalUpdates(calls, given.pk())).hasSize(1);
+        assertThat(EvalAiCalls.partialUpdates(calls, given.pk())).isEmpty();
+        assertThat(EvalAiCalls.runningUpdates(calls, given.pk())).isEmpty();
+        var onEvalAi = given.onEvalAi();
+        assertThat(onEvalAi.status()).isEqualTo("finished");
+        assertThat(onEvalAi.statusHistory()).containsExactly("submitted", "finished");
+        var record = given.record();
+        assertThat(record.get("submission_status").s()).isEqualTo("FINISHED");
+        assertThat(record).doesNotContainKeys("start_time", "job_name");
+    }
+
+    @Test
+    void aProgressOvertakenByTheFinalReportIsDropped() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS, "done\n");
+        given.send(given.notLaunched(org.carla.leaderboard.domain.event.NotLaunched.Reason.CANCELLED));
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        double droppedBefore = dropped();
+
+        given.send(given.progress(2, 2));
+
+        await().atMost(PATIENCE).until(() -> dropped() > droppedBefore);
+        assertThat(given.recordStatus()).isEqualTo("CANCELLED");
+        assertThat(given.onEvalAi().status()).isEqualTo("cancelled");
+        assertThat(EvalAiCalls.partialUpdates(EvalAiStandInResource.standIn().calls(), given.pk())).isEmpty();
+    }
+
+    @Test
+    void evalAiAnswering503ForAWhileDelaysTheReportButLosesNothing() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS, "done\n").allDone();
+        Instant start = Instant.now();
+        EvalAiStandInResource.standIn().failFor(Duration.ofSeconds(2), 503);
+
+        given.send(given.succeeded());
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        var failed = EvalAiStandInResource.standIn().calls().stream()
+                .filter(call -> call.status() == 503 && !call.time().isBefore(start)).count();
+        assertThat(failed).as("calls answered 503").isGreaterThanOrEqualTo(3);
+        assertThat(given.onEvalAi().status()).isEqualTo("finished");
+        assertThat(given.recordStatus()).isEqualTo("FINISHED");
+        assertThat(metrics()).contains("relay_evalai_failures_total{kind=\"final\",reason=\"unavailable\"}")
+                .contains("ft_retry_retries_total");
+    }
+
+    @Test
+    void anEventEvalAiNeverTakesEndsInTheDeadLetterQueueWithTheReason() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS, "done\n").allDone();
+        EvalAiStandInResource.standIn().failFor(Duration.ofSeconds(60), 502);
+
+        given.send(given.succeeded());
+
+        var dead = await().atMost(Duration.ofSeconds(40)).until(() -> deadLetters("\"" + given.jobName + "\""),
+                list -> !list.isEmpty());
+        assertThat(dead.get(0).messageAttributes().get("dead-letter-reason").stringValue())
+                .isEqualTo("retries-exhausted");
+        // The last error: EvalAI's 502, or the circuit breaker that opened on the 502s.
+        assertThat(dead.get(0).messageAttributes().get("dead-letter-error").stringValue())
+                .containsAnyOf("502", "CircuitBreakerOpen");
+        // The decision is recorded; a redrive of the message will send it.
+        assertThat(given.recordStatus()).isEqualTo("FINISHED");
+        assertThat(given.record().get("evalai_final_sent").bool()).isFalse();
+    }
+
+    @Test
+    void aMalformedEventIsDeadLetteredAndTheNextOneStillRelayed() {
+        var given = GivenSubmission.submitted(stack, SENSORS);
+        stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.SUBMISSION_EVENTS))
+                .messageBody("{\"version\": 1, \"type\": \"job-finished\", \"marker\": \"" + given.id() + "\"}"));
+
+        given.send(given.notLaunched(org.carla.leaderboard.domain.event.NotLaunched.Reason.CANCELLED));
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        var dead = await().atMost(PATIENCE).until(() -> deadLetters("\"" + given.id() + "\""), list -> !list.isEmpty());
+        assertThat(dead.get(0).messageAttributes().get("dead-letter-reason").stringValue())
+                .isEqualTo("malformed-missing-field");
+    }
+
+    private List<Message> deadLetters(String needle) {
+        return stack.sqs().receiveMessage(r -> r.queueUrl(stack.deadLetterQueueUrl(QueuesConfig.SUBMISSION_EVENTS))
+                .maxNumberOfMessages(10).waitTimeSeconds(1).messageAttributeNames("All")
+                .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages().stream()
+                .filter(message -> message.body().contains(needle))
+                .toList();
+    }
+
+    private static String metrics() {
+        return RestAssured.get("/q/metrics").then().statusCode(200).extract().asString();
+    }
+
+    /** Events dropped because their submission was already final. */
+    private static double dropped() {
+        return metrics().lines()
+                .filter(line -> line.startsWith("relay_events_dropped_total{") && line.contains("why=\"final\""))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+}

@@ -1,0 +1,229 @@
+package org.carla.leaderboard.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.is;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.carla.leaderboard.domain.event.JobFinished;
+import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
+import org.carla.leaderboard.domain.event.NotLaunched;
+import org.carla.leaderboard.domain.results.Metric;
+import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.testing.InjectLocalStack;
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** A submission's life as EvalAI and the submissions table see it, from the events the relay consumes. */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackResource.class, initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3"),
+        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
+@QuarkusTestResource(EvalAiStandInResource.class)
+class ResultsRelayTests {
+
+    static final long SENSORS = 2077;
+    static final long MAP = 2078;
+    static final long SENSORS_QUALIFIER = 2075;
+    static final Duration PATIENCE = Duration.ofSeconds(20);
+
+    static final Map<String, Double> RESULTS = Map.ofEntries(Map.entry("driving_score", 41.25),
+            Map.entry("route_completion", 77.5), Map.entry("infraction_penalty", 0.62),
+            Map.entry("collisions_vehicles", 0.125), Map.entry("off-road_infractions", 0.031),
+            Map.entry("agent_blocked", 0.25), Map.entry("min_speed_infractions", 1.5));
+
+    @InjectLocalStack
+    RunningStack stack;
+
+    @Test
+    void aFinishedSubmissionReachesEvalAiAndItsRecord() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS, "All 2 route have been completed\n");
+        given.send(given.jobStarted(), given.progress(1, 2));
+        await().atMost(PATIENCE).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
+        assertThat(given.recordStatus()).isEqualTo("RUNNING");
+        assertThat(given.record()).containsKeys("start_time", "results_location");
+        assertThat(given.record().get("results_location").s())
+                .isEqualTo("s3://" + given.bucket + "/" + given.id() + "/");
+
+        given.allDone();
+        given.send(given.succeeded());
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        var onEvalAi = given.onEvalAi();
+        assertThat(onEvalAi.status()).isEqualTo("finished");
+        assertThat(onEvalAi.statusHistory()).containsSubsequence("running", "partially_evaluated", "finished");
+        assertThat(onEvalAi.jobNames()).containsExactly(given.jobName);
+        assertThat(onEvalAi.result()).contains("\"Driving score\": 41.25").contains("\"Agent blocked\": 0.25");
+        assertThat(onEvalAi.stdout()).isEqualTo("All 2 route have been completed\n");
+        assertThat(onEvalAi.stderr()).isEmpty();
+        assertThat(onEvalAi.metadata()).contains("\"entry_status\"");
+
+        var record = given.record();
+        assertThat(record.get("submission_status").s()).isEqualTo("FINISHED");
+        assertThat(record).containsKey("end_time");
+        assertThat(record.get("driving_score").n()).isEqualTo("41.25");
+        assertThat(record.get("off-road_infractions").n()).isEqualTo("0.031");
+        assertThat(record.get("agent_blocked").n()).isEqualTo("0.25");
+        assertThat(record.get("collisions_pedestrians").n()).isEqualTo("0.0");
+        for (Metric metric : Metric.values()) {
+            assertThat(record).as("attribute %s", metric.attribute()).containsKey(metric.attribute());
+        }
+    }
+
+    @Test
+    void aFailedSubmissionTellsWhyWithTheTailOfTheFailingContainersLog() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(Map.of(), "Completed 1 out of the 2 routes\n")
+                .statusFiles("agent-1.done", "simulator-1.done", "agent-2.crash0", "agent-2.crash1", "simulator-2.crash0")
+                .log("agent/agent2/leaderboard.log", "agent2", 400)
+                .log("agent/agent1/leaderboard.log", "agent1", 10)
+                .log("simulator/simulator2.log", "carla2", 5);
+
+        given.send(given.jobFinished(JobFinished.Outcome.FAILED, "BackoffLimitExceeded", List.of(
+                new ContainerOutcome("agent-1", 0, 0, "Completed"),
+                new ContainerOutcome("agent-2", 4, 1, "Error"),
+                new ContainerOutcome("simulator-2", 4, 1, "Error"),
+                new ContainerOutcome("logcopy", 0, null, null))));
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        var onEvalAi = given.onEvalAi();
+        assertThat(onEvalAi.status()).isEqualTo("failed");
+        assertThat(onEvalAi.stderr())
+                .startsWith("The submission failed: its containers failed more often than the track allows")
+                .contains("=== agent-2 (exit code 1, Error, restarted 4 times) ===")
+                .contains("agent2 line 400\n").contains("agent2 line 351\n").doesNotContain("agent2 line 350\n")
+                .contains("=== simulator-2").contains("carla2 line 5")
+                .doesNotContain("agent1 line");
+        assertThat(onEvalAi.stderr().length()).isLessThan(20_000);
+        assertThat(onEvalAi.stdout()).isEqualTo("Completed 1 out of the 2 routes\n");
+        assertThat(given.recordStatus()).isEqualTo("FAILED");
+    }
+
+    @Test
+    void aTrackThatHidesLogsSaysWhyButShowsNoLog() {
+        var given = GivenSubmission.submitted(stack, MAP).evalAiFiles(Map.of(), "Completed 0 out of the 2 routes\n")
+                .log("agent/agent1/leaderboard.log", "secret", 20);
+
+        given.send(given.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded",
+                List.of(new ContainerOutcome("agent-1", 0, 137, "Error"))));
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        assertThat(given.onEvalAi().stderr()).contains("longer than the track's deadline")
+                .contains("not shown to participants").doesNotContain("secret");
+    }
+
+    @Test
+    void aSubmissionCancelledBeforeLaunchIsReportedCancelled() {
+        var given = GivenSubmission.submitted(stack, SENSORS);
+
+        given.send(given.notLaunched(NotLaunched.Reason.CANCELLED));
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        assertThat(given.onEvalAi().status()).isEqualTo("cancelled");
+        var record = given.record();
+        assertThat(record.get("submission_status").s()).isEqualTo("CANCELLED");
+        assertThat(record.get("driving_score").s()).isEqualTo("-");
+        assertThat(record.get("agent_blocked").s()).isEqualTo("-");
+    }
+
+    @Test
+    void aSubmissionCancelledOnEvalAiDuringTheRunIsStoppedThroughTheControlObject() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(Map.of(), "Completed 1 out of the 2 routes\n");
+        given.send(given.jobStarted(), given.progress(1, 2));
+        await().atMost(PATIENCE).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
+        int partialsBefore = EvalAiCalls.partialUpdates(EvalAiStandInResource.standIn().calls(), given.pk()).size();
+
+        EvalAiStandInResource.standIn().cancel(given.pk());
+        given.send(given.progress(1, 2));
+
+        String control = given.id() + "/control/cancel";
+        await().atMost(PATIENCE).until(() -> stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control))
+                .keyCount() == 1);
+        assertThat(EvalAiCalls.partialUpdates(EvalAiStandInResource.standIn().calls(), given.pk())).hasSize(partialsBefore);
+        assertThat(given.onEvalAi().status()).isEqualTo("cancelled");
+
+        // logcopy saw the control object, wrote the cancel status file and uploaded; the Job ended.
+        given.statusFiles(StatusFiles.SIMULATION_CANCEL, "agent-1.done", "simulator-1.done");
+        given.send(given.succeeded());
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        assertThat(given.recordStatus()).isEqualTo("CANCELLED");
+        assertThat(given.onEvalAi().status()).isEqualTo("cancelled");
+    }
+
+    @Test
+    void aTeamWithoutTheQualifierIsToldToRunItFirst() {
+        var given = GivenSubmission.submitted(stack, SENSORS);
+
+        given.send(given.notLaunched(NotLaunched.Reason.NOT_ALLOWED));
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        var onEvalAi = given.onEvalAi();
+        String message = "You are not allowed to submit to this track. Please, run the qualifier track first.";
+        assertThat(onEvalAi.status()).isEqualTo("failed");
+        assertThat(onEvalAi.stdout()).contains(message);
+        assertThat(onEvalAi.stderr()).contains(message);
+        assertThat(given.recordStatus()).isEqualTo("FAILED");
+    }
+
+    @Test
+    void aPassedQualifierOpensTheTrackAndCongratulates() {
+        var given = GivenSubmission.submitted(stack, SENSORS_QUALIFIER)
+                .evalAiFiles(Map.of("driving_score", 12.5, "route_completion", 64.0), "All 2 route have been completed\n")
+                .allDone();
+
+        given.send(given.succeeded());
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        var onEvalAi = given.onEvalAi();
+        assertThat(onEvalAi.status()).isEqualTo("finished");
+        assertThat(onEvalAi.stdout()).startsWith("Congratulations!")
+                .containsPattern("driving_score\\s+12\\.500\\s+5\\.000\\s+passed")
+                .containsPattern("route_completion\\s+64\\.000\\s+20\\.000\\s+passed")
+                .endsWith("All 2 route have been completed\n");
+        assertThat(qualification(given)).containsEntry("submission_id", AttributeValue.fromS(given.id()));
+    }
+
+    @Test
+    void aQualifierBelowAThresholdDoesNotOpenTheTrack() {
+        var given = GivenSubmission.submitted(stack, SENSORS_QUALIFIER)
+                .evalAiFiles(Map.of("driving_score", 4.0, "route_completion", 64.0), "All 2 route have been completed\n")
+                .allDone();
+
+        given.send(given.succeeded());
+
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        var onEvalAi = given.onEvalAi();
+        assertThat(onEvalAi.status()).isEqualTo("finished");
+        assertThat(onEvalAi.stdout()).startsWith("Your submission did not pass the SENSORS_QUALIFIER qualifier")
+                .containsPattern("driving_score\\s+4\\.000\\s+5\\.000\\s+not passed");
+        assertThat(qualification(given)).isEmpty();
+    }
+
+    @Test
+    void readyWhenTheQueueTheTablesAndEvalAiAnswer() {
+        RestAssured.get("/q/health/ready").then().statusCode(200)
+                .body("checks[0].data.sqs", is(true))
+                .body("checks[0].data.dynamodb", is(true))
+                .body("checks[0].data.evalai", is(true));
+    }
+
+    private Map<String, AttributeValue> qualification(GivenSubmission given) {
+        return stack.dynamoDb().getItem(r -> r.tableName(stack.evaluation().qualifierTable()).consistentRead(true)
+                .key(Map.of("team_id", AttributeValue.fromS(Long.toString(given.identity.teamId())),
+                        "track_codename", AttributeValue.fromS("SENSORS")))).item();
+    }
+
+    static boolean isTrue(AttributeValue value) {
+        return value != null && Boolean.TRUE.equals(value.bool());
+    }
+}

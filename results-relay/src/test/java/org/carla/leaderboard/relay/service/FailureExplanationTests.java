@@ -1,0 +1,53 @@
+package org.carla.leaderboard.relay.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+
+import org.carla.leaderboard.domain.event.JobFinished;
+import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.junit.jupiter.api.Test;
+
+class FailureExplanationTests {
+
+    private static final SubmissionIdentity SUBMISSION = new SubmissionIdentity(7, 1, 2077, 3, "team",
+            "leaderboard-20", "SENSORS");
+
+    @Test
+    void namesKubernetesReasonsInWords() {
+        assertThat(FailureExplanation.reason(finished(JobFinished.Outcome.FAILED, "BackoffLimitExceeded")))
+                .contains("failed more often than the track allows").contains("BackoffLimitExceeded");
+        assertThat(FailureExplanation.reason(finished(JobFinished.Outcome.FAILED, "DeadlineExceeded")))
+                .contains("longer than the track's deadline");
+        assertThat(FailureExplanation.reason(finished(JobFinished.Outcome.DELETED, null)))
+                .isEqualTo("its Job was deleted before it finished.");
+        assertThat(FailureExplanation.reason(finished(JobFinished.Outcome.SUCCEEDED, null)))
+                .isEqualTo("not every container finished its work.");
+    }
+
+    @Test
+    void failingContainersAreThoseThatEndedWithAnError() {
+        var containers = List.of(new ContainerOutcome("simulator-1", 0, 0, "Completed"),
+                new ContainerOutcome("agent-1", 2, 0, "Completed"),
+                new ContainerOutcome("agent-2", 4, 1, "Error"),
+                new ContainerOutcome("logcopy", 0, null, null));
+
+        assertThat(FailureExplanation.failingContainers(containers)).extracting(ContainerOutcome::name)
+                .containsExactly("agent-2");
+    }
+
+    @Test
+    void withoutAnErrorTheRestartedContainersAreTheSuspects() {
+        var containers = List.of(new ContainerOutcome("simulator-1", 3, null, null),
+                new ContainerOutcome("agent-1", 0, 0, "Completed"));
+
+        assertThat(FailureExplanation.failingContainers(containers)).extracting(ContainerOutcome::name)
+                .containsExactly("simulator-1");
+    }
+
+    private static JobFinished finished(JobFinished.Outcome outcome, String reason) {
+        return JobFinished.of(SUBMISSION, "job", outcome, reason, 2, null, null, List.of(), Instant.now());
+    }
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Runs the evaluation backend on this machine.
+#   ./run-local.sh --stack-only [options]   the local stack only (ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI
+#                                           stand-in, the Kubernetes API server and Job runner), until Ctrl-C
+#   ./run-local.sh --help
+# Builds what it needs first (./mvnw package, never install) when a jar is missing or older than its sources.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+STACK_JAR="$ROOT/local-stack/target/local-stack-1.0.0-SNAPSHOT.jar"
+STACK_CLASSPATH="$ROOT/local-stack/target/local-stack-run.classpath"
+# Touched after each build: Maven leaves a jar alone when its content did not change, so the jar's own time is no guide.
+STACK_STAMP="$ROOT/local-stack/target/run-local.built"
+# What the local stack is built from: a main source or pom newer than the stamp means a rebuild.
+STACK_SOURCES=(pom.xml domain local-stack)
+
+usage() {
+  cat <<'EOF'
+Usage: ./run-local.sh --stack-only [stack options]
+       ./run-local.sh --help
+
+  --stack-only     start only the local stack and print its endpoints and the Quarkus configuration overrides
+                   that point a service at it; Ctrl-C (SIGINT) or SIGTERM stops it, leaving no process behind.
+  (no mode)        the whole system locally: the stack plus ingest-service, job-launcher and results-relay.
+                   Not available yet (the end-to-end run comes with a later issue); use --stack-only.
+
+Stack options (passed to org.carla.leaderboard.localstack.LocalStackMain):
+  --components a,b,...     sqs,dynamodb,s3,evalai,kubernetes (default: all)
+  --<component>-port N     a fixed port, e.g. --sqs-port 9324 --s3-port 9000 (default: free ports)
+  --work-dir DIR           logs and data (default: local-stack/target/run/<date-time>)
+  --evaluation key=value   an evaluation.* override; repeatable
+  --setting key=value      a local-stack.* setting (Job runner image profiles); repeatable
+  --config FILE            a properties file of evaluation.* and local-stack.* keys
+EOF
+}
+
+# True when the jar, its class path or the stamp is missing, or a main source or pom is newer than the stamp.
+needs_build() {
+  [[ -f "$STACK_JAR" && -f "$STACK_CLASSPATH" && -f "$STACK_STAMP" ]] || return 0
+  local newer
+  newer="$(cd "$ROOT" && find "${STACK_SOURCES[@]}" -path '*/target' -prune -o -type f \
+    \( -path '*/src/main/*' -o -name pom.xml \) -newer "$STACK_STAMP" -print -quit)"
+  [[ -n "$newer" ]]
+}
+
+build_stack() {
+  if needs_build; then
+    echo "run-local: building the local stack (./mvnw -B -q -pl local-stack -am package -DskipTests)" >&2
+    (cd "$ROOT" && ./mvnw -B -q -pl local-stack -am package -DskipTests)
+    touch "$STACK_STAMP"
+  fi
+}
+
+has_option() {
+  local wanted="$1"
+  shift
+  local arg
+  for arg in "$@"; do
+    [[ "$arg" == "$wanted" ]] && return 0
+  done
+  return 1
+}
+
+# exec: the JVM receives Ctrl-C/SIGTERM itself and its shutdown hook stops every server (SIGTERM, then SIGKILL after
+# a grace period); the servers also exit on their own if this JVM is killed outright (their stdin pipe closes).
+run_stack() {
+  build_stack
+  local args=("$@")
+  if ! has_option --work-dir "${args[@]+"${args[@]}"}"; then
+    args+=(--work-dir "$ROOT/local-stack/target/run/$(date +%Y%m%d-%H%M%S)")
+  fi
+  exec java -cp "$STACK_JAR:$(cat "$STACK_CLASSPATH")" org.carla.leaderboard.localstack.LocalStackMain \
+    "${args[@]}"
+}
+
+# The full local run (issue 8): start the stack in the background, wait for its ready line, start each service with
+# the printed overrides as environment, and stop all of them on Ctrl-C. Not there yet.
+run_all() {
+  echo "run-local: the full local run (stack + services) is not available yet; use ./run-local.sh --stack-only" >&2
+  exit 2
+}
+
+main() {
+  if [[ $# -eq 0 ]]; then
+    run_all
+  fi
+  case "$1" in
+    -h | --help)
+      usage
+      ;;
+    --stack-only)
+      shift
+      if has_option --help "$@" || has_option -h "$@"; then
+        usage
+        exit 0
+      fi
+      run_stack "$@"
+      ;;
+    *)
+      if has_option --stack-only "$@"; then
+        local args=()
+        local arg
+        for arg in "$@"; do
+          [[ "$arg" == --stack-only ]] || args+=("$arg")
+        done
+        run_stack "${args[@]}"
+      fi
+      run_all "$@"
+      ;;
+  esac
+}
+
+main "$@"
