@@ -57,8 +57,21 @@ final class PodLayout {
         for (Volume volume : spec.getVolumes() == null ? List.<Volume>of() : spec.getVolumes()) {
             requireName(volume.getName(), DNS_LABEL, "volume name");
             Path folder = jobFolder.resolve("volumes").resolve(volume.getName());
+            // A volume lives as long as its pod: a later Job of the same name (a resume) starts with empty ones.
+            deleteRecursively(folder);
             Files.createDirectories(folder);
             volumes.put(volume.getName(), folder);
+        }
+    }
+
+    private static void deleteRecursively(Path folder) throws IOException {
+        if (!Files.exists(folder)) {
+            return;
+        }
+        try (var paths = Files.walk(folder)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
         }
     }
 
