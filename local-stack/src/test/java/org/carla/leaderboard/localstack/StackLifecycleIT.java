@@ -29,12 +29,12 @@ class StackLifecycleIT {
     private static final Pattern PID = Pattern.compile("^\\s+sqs\\s+\\S+\\s+pid (\\d+)");
 
     @Test
-    void closingTheStackStopsEveryServerAndFreesItsPorts(@TempDir Path workDir) throws Exception {
+    void closingTheStackStopsEveryServerFreesItsPortsAndRemovesItsTemporaryWorkDir() throws Exception {
         int sqsPort = FreePort.onLoopback();
-        var stack = LocalStack.builder().components("sqs", "dynamodb", "s3").port("sqs", sqsPort).workDir(workDir)
-                .start();
+        var stack = LocalStack.builder().components("sqs", "dynamodb", "s3").port("sqs", sqsPort).start();
         List<ProcessHandle> servers = stack.processes();
         var endpoints = List.copyOf(stack.endpoints().values());
+        Path workDir = stack.workDir();
 
         assertThat(servers).hasSize(3).allMatch(ProcessHandle::isAlive);
         assertThat(stack.endpoints().get("sqs")).isEqualTo(URI.create("http://127.0.0.1:" + sqsPort));
@@ -48,7 +48,7 @@ class StackLifecycleIT {
         for (URI endpoint : endpoints) {
             assertThat(refusesConnections(endpoint)).as("%s refuses connections", endpoint).isTrue();
         }
-        assertThat(workDir.resolve("sqs/sqs.log")).as("an explicit work dir is kept").exists();
+        assertThat(workDir).doesNotExist();
     }
 
     @Test
@@ -67,15 +67,6 @@ class StackLifecycleIT {
     }
 
     @Test
-    void aTemporaryWorkDirIsRemovedOnClose() {
-        var stack = LocalStack.builder().components("sqs").start();
-        Path workDir = stack.workDir();
-        assertThat(workDir.resolve("sqs/sqs.log")).exists();
-        stack.close();
-        assertThat(workDir).doesNotExist();
-    }
-
-    @Test
     void sigtermStopsTheMainAndItsServers(@TempDir Path workDir) throws Exception {
         var output = workDir.resolve("main.out");
         var main = startMain(workDir, output);
@@ -86,6 +77,7 @@ class StackLifecycleIT {
         assertThat(main.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(Files.readString(output)).as("exit code %d", main.exitValue()).contains("local stack stopped");
         assertThat(ProcessHandle.of(server).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(workDir.resolve("stack/sqs/sqs.log")).as("an explicit work dir is kept").isNotEmptyFile();
     }
 
     @Test

@@ -24,6 +24,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 public final class DynamoDbLocalServer extends LocalAwsServer {
 
     public static final String NAME = "dynamodb";
+    private static final String LAUNCHER = "org.carla.leaderboard.localstack.servers.dynamodb.DynamoDbLocalLauncher";
 
     private DynamoDbClient client;
     private List<String> tables = List.of();
@@ -34,11 +35,11 @@ public final class DynamoDbLocalServer extends LocalAwsServer {
 
     @Override
     List<String> command(StackContext context, int port) {
-        var classPath = ServerClassPath.of("dynamodb-local");
+        var classPath = ServerClassPath.of("dynamodb-local", LAUNCHER);
         return ServerProcess.javaCommand(classPath,
                 List.of("-Dsqlite4java.library.path=" + classPath.nativeLibraryFolder(sqlitePlatform()),
                         "-Ddynamodb.local.bind-host=127.0.0.1"),
-                "org.carla.leaderboard.localstack.servers.dynamodb.DynamoDbLocalLauncher",
+                LAUNCHER,
                 List.of("-inMemory", "-sharedDb", "-disableTelemetry", "-port", Integer.toString(port)));
     }
 

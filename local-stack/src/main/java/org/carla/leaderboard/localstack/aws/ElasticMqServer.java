@@ -21,6 +21,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 public final class ElasticMqServer extends LocalAwsServer {
 
     public static final String NAME = "sqs";
+    private static final String LAUNCHER = "org.carla.leaderboard.localstack.servers.elasticmq.ElasticMqLauncher";
     /** The shared contract: a message received this many times without being deleted goes to the dead-letter queue. */
     public static final int MAX_RECEIVE_COUNT = 5;
     public static final String DEAD_LETTER_SUFFIX = "-dlq";
@@ -43,9 +44,9 @@ public final class ElasticMqServer extends LocalAwsServer {
                 generate-node-address = false
                 aws { region = "%s", accountId = "000000000000" }
                 """.formatted(port, port, context.region()), StandardCharsets.UTF_8);
-        return ServerProcess.javaCommand(ServerClassPath.of("elasticmq"),
+        return ServerProcess.javaCommand(ServerClassPath.of("elasticmq", LAUNCHER),
                 List.of("-Dconfig.file=" + config),
-                "org.carla.leaderboard.localstack.servers.elasticmq.ElasticMqLauncher", List.of());
+                LAUNCHER, List.of());
     }
 
     @Override

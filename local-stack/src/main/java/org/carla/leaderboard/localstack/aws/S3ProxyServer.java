@@ -25,6 +25,7 @@ import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException
 public final class S3ProxyServer extends LocalAwsServer {
 
     public static final String NAME = "s3";
+    private static final String LAUNCHER = "org.carla.leaderboard.localstack.servers.s3proxy.S3ProxyLauncher";
 
     private S3Client client;
     private List<String> buckets = List.of();
@@ -62,9 +63,9 @@ public final class S3ProxyServer extends LocalAwsServer {
                   <root level="INFO"><appender-ref ref="OUT"/></root>
                 </configuration>
                 """, StandardCharsets.UTF_8);
-        return ServerProcess.javaCommand(ServerClassPath.of("s3proxy"),
+        return ServerProcess.javaCommand(ServerClassPath.of("s3proxy", LAUNCHER),
                 List.of("-Dlogback.configurationFile=" + logback),
-                "org.carla.leaderboard.localstack.servers.s3proxy.S3ProxyLauncher",
+                LAUNCHER,
                 List.of("--properties", file.toString()));
     }
 

@@ -22,6 +22,30 @@ public record ServerClassPath(List<Path> entries, List<Path> nativeLibraries) {
 
     private static final String BUILD_HINT = "build it with ./mvnw -B -pl local-stack -am package -DskipTests";
 
+    /** The class path of {@code server}, checked to hold its {@code launcher} class (an old build may not). */
+    public static ServerClassPath of(String server, String launcher) {
+        var classPath = of(server);
+        Path module = classPath.entries().get(0);
+        String classFile = launcher.replace('.', '/') + ".class";
+        boolean found;
+        try {
+            if (Files.isDirectory(module)) {
+                found = Files.exists(module.resolve(classFile));
+            } else {
+                try (var jar = new java.util.jar.JarFile(module.toFile())) {
+                    found = jar.getEntry(classFile) != null;
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + module + ": " + e.getMessage(), e);
+        }
+        if (!found) {
+            throw new IllegalStateException(module + " has no " + launcher + ": an old build of local-stack-server-"
+                    + server + " (from ~/.m2?); " + BUILD_HINT + " so the reactor's own modules are used");
+        }
+        return classPath;
+    }
+
     public static ServerClassPath of(String server) {
         String resource = "META-INF/local-stack/" + server + ".classpath";
         URL url = classLoader().getResource(resource);
