@@ -143,6 +143,25 @@ class DeadLetterTests {
         assertNothingHappened();
     }
 
+    @Test
+    void announcementOnAnotherPhaseThanEvalAiShowsIsDeadLettered() {
+        long team = IntakeStack.uniqueTeam();
+        // Entered on the gated SENSORS track without the qualifier: not allowed.
+        var submission = stack.evalAi().createSubmission(
+                NewSubmission.of(team, "sneaky", IntakeStack.GATED_PHASE, IntakeStack.IMAGE));
+        intake.awaitSubmissionEvents(1);
+        // The same submission announced on an open track must not slip past the gate.
+        String body = IntakeStack.announcement(submission.challengePk(), IntakeStack.OPEN_PHASE, submission.pk(),
+                IntakeStack.IMAGE);
+
+        intake.announce(body);
+
+        Message dead = deadLetter(body, "phase-mismatch");
+        assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains("2077").contains("1187");
+        assertThat(intake.record("leaderboard-10", team, submission.pk())).isEmpty();
+        assertNothingHappened();
+    }
+
     private Message deadLetter(String body, String reason) {
         Message dead = intake.awaitDeadLetters(1).get(0);
         if (body != null) {

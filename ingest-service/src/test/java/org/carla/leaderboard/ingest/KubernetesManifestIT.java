@@ -46,18 +46,34 @@ class KubernetesManifestIT {
 
     @Test
     void configurationComesFromTheConfigMapAndTheTokenFromTheSecret() {
-        JsonNode container = resource("Deployment", "ingest-service").path("spec").path("template").path("spec")
-                .path("containers").get(0);
-        assertThat(container.path("envFrom").findValuesAsText("name")).contains("ingest-service-config");
-        JsonNode token = null;
-        for (JsonNode env : container.path("env")) {
-            if (env.path("name").asText().equals("EVALAI_TOKEN")) {
-                token = env;
-            }
-        }
-        assertThat(token).as("EVALAI_TOKEN env").isNotNull();
+        JsonNode pod = resource("Deployment", "ingest-service").path("spec").path("template").path("spec");
+        assertThat(pod.path("volumes").findValuesAsText("name")).contains("leaderboard-config");
+        JsonNode container = pod.path("containers").get(0);
+        assertThat(env(container, "SMALLRYE_CONFIG_LOCATIONS").path("value").asText()).isEqualTo("/mnt/app-config-map");
+        JsonNode token = env(container, "EVALAI_TOKEN");
         assertThat(token.has("value")).as("the token is never written into the manifest").isFalse();
         assertThat(token.path("valueFrom").path("secretKeyRef").path("name").asText()).isEqualTo("evalai-token");
+    }
+
+    @Test
+    void runsInTheServicesNamespaceUnprivilegedWithItsIamRole() {
+        JsonNode deployment = resource("Deployment", "ingest-service");
+        assertThat(deployment.path("metadata").path("namespace").asText()).isEqualTo("leaderboard");
+        JsonNode pod = deployment.path("spec").path("template").path("spec");
+        assertThat(pod.path("securityContext").path("runAsNonRoot").asBoolean()).isTrue();
+        JsonNode container = pod.path("containers").get(0);
+        assertThat(container.path("securityContext").path("allowPrivilegeEscalation").asBoolean(true)).isFalse();
+        assertThat(resource("ServiceAccount", "ingest-service").path("metadata").path("annotations")
+                .path("eks.amazonaws.com/role-arn").asText()).endsWith(":role/carla-leaderboard-ingest-service");
+    }
+
+    private static JsonNode env(JsonNode container, String name) {
+        for (JsonNode env : container.path("env")) {
+            if (env.path("name").asText().equals(name)) {
+                return env;
+            }
+        }
+        throw new AssertionError("no env " + name + " in the container");
     }
 
     private static JsonNode resource(String kind, String name) {

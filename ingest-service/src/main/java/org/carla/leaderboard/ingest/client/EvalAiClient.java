@@ -44,14 +44,14 @@ public class EvalAiClient {
                 throw new SubmissionNotFoundException(submissionPk);
             }
             if (status >= 500 || status == 429) {
-                LOG.warnf("EvalAI answered %d for submission %d; retrying", status, submissionPk);
+                LOG.warnf("EvalAI answered %d for submission %d", status, submissionPk);
                 throw new EvalAiUnavailableException("EvalAI answered " + status + " for submission " + submissionPk,
                         e);
             }
             throw new EvalAiRefusedException(status, "EvalAI refused to show submission " + submissionPk + " ("
                     + status + "); check the host token and the challenge's hosts");
         } catch (ProcessingException e) {
-            LOG.warnf("EvalAI did not answer for submission %d; retrying: %s", submissionPk, e.getMessage());
+            LOG.warnf("EvalAI did not answer for submission %d: %s", submissionPk, e.getMessage());
             throw new EvalAiUnavailableException("EvalAI did not answer for submission " + submissionPk, e);
         }
     }

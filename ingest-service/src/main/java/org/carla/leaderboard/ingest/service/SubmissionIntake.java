@@ -72,19 +72,20 @@ public class SubmissionIntake implements MessageHandler {
         SubmissionIdentity identity = identity(announced, submission, track);
         EvalAiStatus status = EvalAiStatus.parse(submission.status());
 
-        if (status == EvalAiStatus.CANCELLED) {
-            notLaunched(identity, announced, submission, track, NotLaunched.Reason.CANCELLED,
+        Decision decision = Decision.of(status, catalog.requiresQualification(announced.phasePk()),
+                () -> qualifiers.hasQualified(identity.teamId(), track.track()));
+        switch (decision) {
+            case CANCELLED -> notLaunched(identity, announced, submission, track, decision.notLaunchedReason(),
                     "EvalAI shows the submission cancelled", received, announcedAt);
-        } else if (catalog.requiresQualification(announced.phasePk())
-                && !qualifiers.hasQualified(identity.teamId(), track.track())) {
-            notLaunched(identity, announced, submission, track, NotLaunched.Reason.NOT_ALLOWED,
+            case NOT_ALLOWED -> notLaunched(identity, announced, submission, track, decision.notLaunchedReason(),
                     "team " + identity.teamId() + " has not passed the qualifier of track " + track.track(), received,
                     announcedAt);
-        } else {
-            String image = announced.imageUri()
-                    .orElseThrow(() -> MalformedEventException.missing("submitted_image_uri"));
-            launch(identity, announced, submission, track, image, status == EvalAiStatus.RESUMING, received,
-                    announcedAt);
+            case LAUNCH, RESUME -> {
+                String image = announced.imageUri()
+                        .orElseThrow(() -> MalformedEventException.missing("submitted_image_uri"));
+                launch(identity, announced, submission, track, image, decision == Decision.RESUME, received,
+                        announcedAt);
+            }
         }
     }
 
