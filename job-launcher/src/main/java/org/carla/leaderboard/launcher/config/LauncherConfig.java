@@ -65,7 +65,8 @@ public interface LauncherConfig {
     interface AwsAccess {
         /**
          * Annotate the pod so the EKS pod identity webhook injects no AWS credentials into the agent containers
-         * ({@code eks.amazonaws.com/skip-containers}); only init and logcopy get them.
+         * ({@code eks.amazonaws.com/skip-containers}): install-pod-runtime, the simulators and the agents. Only
+         * private-contents and logcopy get them.
          */
         @WithDefault("true")
         boolean skipAgentContainers();

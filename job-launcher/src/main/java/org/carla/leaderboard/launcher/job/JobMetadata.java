@@ -25,6 +25,12 @@ public final class JobMetadata {
     /** Pod template label the submissions namespace's NetworkPolicy selects. */
     public static final String WORKLOAD = "leaderboard.carla.org/workload";
     public static final String WORKLOAD_SUBMISSION = "submission";
+    /**
+     * Pod template label the NetworkPolicy {@code submission-egress} of deploy/submissions selects today; without it
+     * the pod has no network. Kept with {@link #WORKLOAD} until one of the two is chosen.
+     */
+    public static final String NETWORK_ROLE = "leaderboard.carla.org/role";
+    public static final String NETWORK_ROLE_AGENT = "agent";
     public static final String KUEUE_QUEUE = "kueue.x-k8s.io/queue-name";
 
     /** The whole {@link SubmissionIdentity} as JSON: the raw team name lives here only. */
@@ -35,6 +41,7 @@ public final class JobMetadata {
     public static final String FINISHED_REPORTED = "leaderboard.carla.org/finished-reported";
     /** Keeps a Job deleted by anyone (TTL, an operator) until its end was published. */
     public static final String REPORT_FINALIZER = "leaderboard.carla.org/report-outcome";
+    public static final String SAFE_TO_EVICT = "cluster-autoscaler.kubernetes.io/safe-to-evict";
     /** The EKS pod identity webhook injects no AWS credentials into the containers listed here. */
     public static final String SKIP_AWS_CONTAINERS = "eks.amazonaws.com/skip-containers";
 

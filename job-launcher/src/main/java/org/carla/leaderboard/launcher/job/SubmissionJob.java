@@ -80,8 +80,11 @@ public final class SubmissionJob {
         annotations.put(JobMetadata.REQUESTED_AT, request.requestedAt().toString());
 
         var podAnnotations = new LinkedHashMap<String, String>();
+        // The cluster autoscaler never drains a node in the middle of an evaluation.
+        podAnnotations.put(JobMetadata.SAFE_TO_EVICT, "false");
         if (config.aws().skipAgentContainers()) {
             var skipped = new ArrayList<String>();
+            skipped.add("install-pod-runtime");
             for (int i = 1; i <= pairs; i++) {
                 skipped.add("simulator-" + i);
                 skipped.add("agent-" + i);
@@ -112,8 +115,9 @@ public final class SubmissionJob {
                     .withNewTemplate()
                         .withNewMetadata()
                             .addToLabels(JobMetadata.WORKLOAD, JobMetadata.WORKLOAD_SUBMISSION)
+                            .addToLabels(JobMetadata.NETWORK_ROLE, JobMetadata.NETWORK_ROLE_AGENT)
                             .addToLabels(JobMetadata.SUBMISSION_ID, labels.get(JobMetadata.SUBMISSION_ID))
-                            .withAnnotations(podAnnotations.isEmpty() ? null : podAnnotations)
+                            .withAnnotations(podAnnotations)
                         .endMetadata()
                         .withNewSpec()
                             .withRestartPolicy("OnFailure")

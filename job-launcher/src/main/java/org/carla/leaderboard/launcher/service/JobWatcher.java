@@ -55,7 +55,14 @@ public class JobWatcher {
         }
         informer = kubernetes.batch().v1().jobs().inNamespace(config.namespace())
                 .withLabel(JobMetadata.MANAGED_BY, JobMetadata.LAUNCHER)
-                .inform(new Handler(), config.watch().resync().toMillis());
+                .runnableInformer(config.watch().resync().toMillis());
+        informer.addEventHandler(new Handler());
+        // An API server that is down at start or later is retried with the informer's back-off; readiness shows it.
+        informer.exceptionHandler((started, error) -> {
+            LOG.warnf("watching the Jobs failed, retrying: %s", error.getMessage());
+            return true;
+        });
+        informer.start();
         LOG.infof("watching the Jobs in namespace %s", config.namespace());
     }
 

@@ -17,6 +17,7 @@ import org.carla.leaderboard.messaging.RejectedMessageException;
 import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.quarkus.runtime.Startup;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
@@ -25,6 +26,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * submission alone, so a repeated request meets the Job already created (409) and creates nothing: one Job per
  * submission. {@code job-started} is published again then, since the first attempt may have stopped before it.
  */
+@Startup // a configuration error (missing resources of a role) fails the start, not the first submission
 @ApplicationScoped
 public class SubmissionLauncher implements MessageHandler {
 

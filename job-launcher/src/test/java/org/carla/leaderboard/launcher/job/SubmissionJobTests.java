@@ -61,7 +61,8 @@ class SubmissionJobTests {
         assertThat(agents).hasSize(4);
         String skipped = job.getSpec().getTemplate().getMetadata().getAnnotations()
                 .get(JobMetadata.SKIP_AWS_CONTAINERS);
-        assertThat(List.of(skipped.split(","))).containsAll(agents).doesNotContain("logcopy", "private-contents");
+        assertThat(List.of(skipped.split(","))).containsAll(agents).contains("install-pod-runtime")
+                .doesNotContain("logcopy", "private-contents");
     }
 
     @Test

@@ -178,18 +178,50 @@ class JobLifecycleTests {
     }
 
     @Test
-    void aMalformedRequestGoesToTheDeadLetterQueueAndTheNextOneIsLaunched() {
-        String body = "{\"version\":1,\"submission\":{\"submission_pk\":1}}";
-        stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.LAUNCH_REQUESTS)).messageBody(body));
-        LaunchRequest request = request("after the bad one");
+    void aJobReportedJustBeforeARestartIsOnlyDeletedAfterIt() {
+        LaunchRequest request = request("reported before restart");
+        watcher.stop();
+        String name;
+        try {
+            Job job = new SubmissionJob(config).build(request);
+            job.getMetadata().getFinalizers().clear();
+            job.getMetadata().getAnnotations().put(JobMetadata.FINISHED_REPORTED, Instant.now().toString());
+            name = job.getMetadata().getName();
+            kubernetes.batch().v1().jobs().inNamespace(config.namespace()).resource(job).create();
+            finish(name, "Complete", "CompletionsReached", Instant.now().minusSeconds(60), Instant.now());
+        } finally {
+            watcher.start();
+        }
+
+        awaitGone(name);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+                .until(() -> events().eventsNow(pk(request)).isEmpty());
+    }
+
+    @Test
+    void malformedRequestsGoToTheDeadLetterQueueAndTheNextOneIsLaunched() {
+        String incomplete = "{\"version\":1,\"submission\":{\"submission_pk\":1}}";
+        LaunchRequest hostile = request("hostile image");
+        String hostileImage = EventCodec.write(hostile).replace("registry.example.org/team/agent:v1",
+                "agent:v1;rm -rf /");
+        for (String body : List.of(incomplete, hostileImage)) {
+            stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.LAUNCH_REQUESTS)).messageBody(body));
+        }
+        LaunchRequest request = request("after the bad ones");
         send(request);
 
         awaitJob(request);
         String dlq = stack.deadLetterQueueUrl(QueuesConfig.LAUNCH_REQUESTS);
-        await().atMost(Duration.ofSeconds(20)).until(() -> stack.sqs()
-                .receiveMessage(r -> r.queueUrl(dlq).maxNumberOfMessages(10).messageAttributeNames("All")).messages()
-                .stream().anyMatch(m -> body.equals(m.body())
-                        && m.messageAttributes().get("dead-letter-reason").stringValue().startsWith("malformed")));
+        var deadLettered = new java.util.concurrent.ConcurrentHashMap<String, String>();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            stack.sqs().receiveMessage(r -> r.queueUrl(dlq).maxNumberOfMessages(10).messageAttributeNames("All"))
+                    .messages().forEach(m -> deadLettered.put(m.body(),
+                            m.messageAttributes().get("dead-letter-reason").stringValue()));
+            return deadLettered.keySet().containsAll(List.of(incomplete, hostileImage));
+        });
+        assertThat(deadLettered.get(incomplete)).startsWith("malformed-missing-field");
+        assertThat(deadLettered.get(hostileImage)).isEqualTo("malformed-invalid-value");
+        assertThat(jobsOf(hostile)).isEmpty();
     }
 
     @Test
