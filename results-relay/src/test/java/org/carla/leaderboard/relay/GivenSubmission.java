@@ -2,6 +2,7 @@ package org.carla.leaderboard.relay;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,7 +18,7 @@ import org.carla.leaderboard.domain.event.NotLaunched;
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
-import org.carla.leaderboard.domain.results.Metric;
+import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
@@ -32,6 +33,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * the files logcopy would have uploaded to the leaderboard's bucket, and the events the launcher and logcopy send.
  */
 final class GivenSubmission {
+
+    /** The global record's infraction key of each metric attribute ({@code agent_blocked} is {@code vehicle_blocked}). */
+    private static final Map<String, String> INFRACTIONS = orderedInfractions();
 
     private static final AtomicLong TEAMS = new AtomicLong(System.nanoTime() % 1_000_000 * 100);
 
@@ -57,7 +61,7 @@ final class GivenSubmission {
     static GivenSubmission submitted(RunningStack stack, long phasePk) {
         long teamId = TEAMS.incrementAndGet();
         var phase = stack.evaluation().phases().get(Long.toString(phasePk));
-        SubmissionView view = EvalAiStandInResource.standIn().createSubmission(
+        SubmissionView view = stack.evalAi().createSubmission(
                 NewSubmission.of(teamId, "Team " + teamId, phasePk, "registry.example/team/agent:1"));
         var identity = new SubmissionIdentity(view.pk(), view.challengePk(), phasePk, teamId, "Team " + teamId,
                 phase.leaderboard(), phase.track());
@@ -69,6 +73,23 @@ final class GivenSubmission {
         return given;
     }
 
+    private static Map<String, String> orderedInfractions() {
+        var keys = new LinkedHashMap<String, String>();
+        keys.put("collisions_pedestrians", "collisions_pedestrian");
+        keys.put("collisions_vehicles", "collisions_vehicle");
+        keys.put("collisions_layout", "collisions_layout");
+        keys.put("red_light_infractions", "red_light");
+        keys.put("stop_sign_infractions", "stop_infraction");
+        keys.put("off-road_infractions", "outside_route_lanes");
+        keys.put("route_deviations", "route_dev");
+        keys.put("route_timeouts", "route_timeout");
+        keys.put("agent_blocked", "vehicle_blocked");
+        keys.put("yield_emergency_vehicle_infractions", "yield_emergency_vehicle_infractions");
+        keys.put("scenario_timeouts", "scenario_timeouts");
+        keys.put("min_speed_infractions", "min_speed_infractions");
+        return keys;
+    }
+
     long pk() {
         return identity.submissionPk();
     }
@@ -77,31 +98,46 @@ final class GivenSubmission {
         return identity.submissionId();
     }
 
-    /** logcopy's three EvalAI files for a run whose global results are the given metrics (by attribute). */
-    GivenSubmission evalAiFiles(Map<String, Double> metrics, String stdout) {
-        var accuracies = new StringBuilder();
-        for (Metric metric : Metric.values()) {
-            if (!accuracies.isEmpty()) {
-                accuracies.append(",\n            ");
-            }
-            accuracies.append('"').append(metric.accuracy()).append("\": ")
-                    .append(metrics.getOrDefault(metric.attribute(), 0.0));
-        }
-        put("evalai/results.json", """
-                [
-                    {
-                        "split": "leaderboard",
-                        "show_to_participant": true,
-                        "accuracies": {
-                            %s
-                        }
-                    }
-                ]""".formatted(accuracies));
-        put("evalai/stdout.txt", stdout);
-        put("evalai/metadata.json", """
-                {"_checkpoint": {"global_record": {}, "progress": [2, 2], "records": []},
-                 "entry_status": "Finished", "eligible": true, "sensors": ["carla_camera"], "values": [], "labels": []}""");
+    /**
+     * The three EvalAI files logcopy derives, with the domain's {@link EvalAiFiles#texts(String)}, from a merged
+     * checkpoint of two routes whose global record holds the given metrics (by attribute); without metrics, one of the
+     * two routes done and no global record yet.
+     */
+    GivenSubmission evalAiFiles(Map<String, Double> metrics) {
+        String merged = metrics.isEmpty() ? checkpoint(1, "{}") : checkpoint(2, globalRecord(metrics));
+        EvalAiFiles.texts(merged).forEach((name, text) -> put(EvalAiFiles.DIRECTORY + "/" + name, text));
         return this;
+    }
+
+    /** The stdout.txt logcopy uploaded. */
+    String stdout() {
+        return stack.s3().getObjectAsBytes(r -> r.bucket(bucket).key(id() + "/evalai/stdout.txt")).asUtf8String();
+    }
+
+    private static String globalRecord(Map<String, Double> metrics) {
+        var infractions = new StringBuilder();
+        INFRACTIONS.forEach((attribute, key) -> infractions.append(infractions.isEmpty() ? "" : ", ")
+                .append('"').append(key).append("\": ").append(metrics.getOrDefault(attribute, 0.0)));
+        return """
+                {"index": -1, "route_id": -1, "status": "Completed", "infractions": {%s},
+                 "scores_mean": {"score_composed": %s, "score_route": %s, "score_penalty": %s},
+                 "scores_std_dev": {"score_composed": 0.0, "score_route": 0.0, "score_penalty": 0.0},
+                 "meta": {"total_length": 1500.0, "duration_game": 300.0, "duration_system": 600.0, "exceptions": []}}"""
+                .formatted(infractions, metrics.getOrDefault("driving_score", 0.0),
+                        metrics.getOrDefault("route_completion", 0.0), metrics.getOrDefault("infraction_penalty", 0.0));
+    }
+
+    private static String checkpoint(int routesDone, String globalRecord) {
+        var records = IntStream.range(0, routesDone).mapToObj(i -> """
+                {"index": %d, "route_id": "RouteScenario_%d_rep0", "status": "Completed", "num_infractions": 0,
+                 "infractions": {}, "scores": {"score_route": 80.0, "score_penalty": 0.6, "score_composed": 48.0},
+                 "meta": {"route_length": 750.0, "duration_game": 150.0, "duration_system": 300.0}}"""
+                .formatted(i, i)).collect(Collectors.joining(", "));
+        return """
+                {"_checkpoint": {"global_record": %s, "progress": [%d, 2], "records": [%s]},
+                 "entry_status": "%s", "eligible": %s, "sensors": ["carla_camera", "carla_camera", "carla_gnss"],
+                 "values": [], "labels": []}"""
+                .formatted(globalRecord, routesDone, records, routesDone == 2 ? "Finished" : "Started", routesDone == 2);
     }
 
     /** The status files of a run where every container finished its work. */
@@ -176,6 +212,6 @@ final class GivenSubmission {
     }
 
     SubmissionView onEvalAi() {
-        return EvalAiStandInResource.standIn().submission(pk()).orElseThrow();
+        return stack.evalAi().submission(pk()).orElseThrow();
     }
 }

@@ -24,7 +24,7 @@ import io.smallrye.faulttolerance.api.ExponentialBackoff;
  * The relay's only way to EvalAI. Passing failures (no answer, 5xx, 429) are retried with exponential back-off and
  * end in {@link EvalAiUnavailableException}, which returns the event to the queue; a refusal (other 4xx) ends in
  * {@link EvalAiRejectedException}, which dead-letters it. Counts the
- * requests that succeeded ({@code relay.evalai.updates}) and failed ({@code relay.evalai.failures}) by kind; retries
+ * updates that succeeded ({@code relay.evalai.updates}), the status reads ({@code relay.evalai.reads}) and failed ({@code relay.evalai.failures}) by kind; retries
  * are counted by SmallRye Fault Tolerance ({@code ft.retry.retries.total}).
  */
 @ApplicationScoped
@@ -121,7 +121,7 @@ public class EvalAi {
                 throw failure(kind, submission, new WebApplicationException(response));
             }
         }
-        registry.counter("relay.evalai.updates", "kind", kind).increment();
+        registry.counter(STATUS.equals(kind) ? "relay.evalai.reads" : "relay.evalai.updates", "kind", kind).increment();
         return answer;
     }
 
