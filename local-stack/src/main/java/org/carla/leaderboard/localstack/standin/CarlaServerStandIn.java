@@ -64,6 +64,14 @@ public final class CarlaServerStandIn implements AutoCloseable {
             say("CARLA stand-in: Signal 11 caught (simulated crash), exit " + CRASH_EXIT_CODE);
             Runtime.getRuntime().halt(CRASH_EXIT_CODE);
         });
+        // SIGTERM: let go of the port at once (a JVM blocked in accept() otherwise takes ~0.3 s to exit)
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                carla.close();
+            } catch (IOException e) {
+                // exiting anyway
+            }
+        }));
         carla.acceptForever();
     }
 

@@ -53,7 +53,7 @@ public final class EvaluatorStandIn {
     private final LeaderboardCheckpoint statistics;
     private final long routeMillis;
     private final String seed;
-    private Socket carla;
+    private volatile Socket carla;
     private boolean sensorsInitialized;
     private List<String> sensors;
 
@@ -74,7 +74,21 @@ public final class EvaluatorStandIn {
                 System.exit(2);
             }
         }
-        System.exit(new EvaluatorStandIn(args, SubmissionKnobs.environment(System.getenv())).run());
+        EvaluatorStandIn evaluator = new EvaluatorStandIn(args, SubmissionKnobs.environment(System.getenv()));
+        // SIGTERM: drop the CARLA connection at once (a JVM blocked in a socket otherwise exits slowly)
+        Runtime.getRuntime().addShutdownHook(new Thread(evaluator::disconnect));
+        System.exit(evaluator.run());
+    }
+
+    private void disconnect() {
+        Socket socket = carla;
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // exiting anyway
+            }
+        }
     }
 
     int run() throws IOException, InterruptedException {

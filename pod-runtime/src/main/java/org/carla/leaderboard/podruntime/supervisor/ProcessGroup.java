@@ -85,7 +85,20 @@ public final class ProcessGroup {
                 // no /proc: the descendants are all we can reach
             }
         }
-        return members.stream().filter(ProcessHandle::isAlive).collect(Collectors.toList());
+        // A zombie is "alive" to ProcessHandle, but it has ended: waiting for it would always take the whole grace.
+        return members.stream().filter(ProcessHandle::isAlive).filter(handle -> !ended(handle.pid()))
+                .collect(Collectors.toList());
+    }
+
+    /** Whether a process has ended and only waits to be reaped (state Z or X in {@code /proc/<pid>/stat}). */
+    static boolean ended(long pid) {
+        try {
+            String stat = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.US_ASCII);
+            char state = stat.charAt(stat.lastIndexOf(')') + 2);
+            return state == 'Z' || state == 'X';
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     public void terminate() {

@@ -153,21 +153,25 @@ public final class ProcessRunner implements Runner {
 
         @Override
         public void stop(Duration grace) {
-            group.terminate();
             long deadline = System.nanoTime() + grace.toNanos();
+            // The child first, at once; the scan of /proc for the rest of its group takes a moment.
+            process.destroy();
+            group.terminate();
+            List<ProcessHandle> left = List.of();
             try {
                 // The leader's exit is an event; its group's other members are polled.
-                while (System.nanoTime() < deadline && !group.members().isEmpty()) {
-                    if (process.isAlive()) {
-                        process.waitFor(STOP_POLL.toMillis(), TimeUnit.MILLISECONDS);
-                    } else {
-                        LockSupport.parkNanos(STOP_POLL.toNanos());
-                    }
+                long remaining = deadline - System.nanoTime();
+                if (remaining > 0) {
+                    process.waitFor(remaining, TimeUnit.NANOSECONDS);
+                }
+                left = group.members();
+                while (!left.isEmpty() && System.nanoTime() < deadline) {
+                    LockSupport.parkNanos(STOP_POLL.toNanos());
+                    left = group.members();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            List<ProcessHandle> left = group.members();
             if (!left.isEmpty()) {
                 LOG.warnf("%d process(es) of pid %d still alive after %d ms: SIGKILL", left.size(), process.pid(),
                         grace.toMillis());
