@@ -167,19 +167,26 @@ class LocalRunIT {
     void partialResultsArriveWhileTheSubmissionsRun() throws Exception {
         for (SubmissionRun submission : run.runs()) {
             List<RecordedCall> calls = callsAbout(submission);
+            int firstPartial = -1;
             int lastPartial = -1;
             int firstFinal = -1;
+            int lastFinal = -1;
             for (int i = 0; i < calls.size(); i++) {
                 var call = calls.get(i);
                 if (call.path().endsWith("/update_partially_evaluated_submission/") && call.status() == 200) {
+                    firstPartial = firstPartial < 0 ? i : firstPartial;
                     lastPartial = i;
                 }
-                if (call.method().equals("PUT") && call.path().endsWith("/update_submission/") && firstFinal < 0) {
-                    firstFinal = i;
+                if (call.method().equals("PUT") && call.path().endsWith("/update_submission/")) {
+                    firstFinal = firstFinal < 0 ? i : firstFinal;
+                    lastFinal = i;
                 }
             }
-            assertThat(lastPartial).as("partial updates of %s", submission.submissionId()).isGreaterThanOrEqualTo(0);
-            assertThat(firstFinal).as("final update of %s", submission.submissionId()).isGreaterThan(lastPartial);
+            assertThat(firstPartial).as("partial updates of %s", submission.submissionId()).isGreaterThanOrEqualTo(0);
+            assertThat(firstFinal).as("final update of %s after a partial one", submission.submissionId())
+                    .isGreaterThan(firstPartial);
+            assertThat(lastFinal).as("no partial update of %s after its final one", submission.submissionId())
+                    .isGreaterThan(lastPartial);
             assertThat(submission.view().statusHistory()).contains("running");
         }
         assertThat(run.runs().stream().flatMap(r -> callsAbout(r).stream())
@@ -309,7 +316,7 @@ class LocalRunIT {
     private static List<RecordedCall> callsAbout(SubmissionRun submission) {
         var calls = new ArrayList<RecordedCall>();
         for (RecordedCall call : system.stack().evalAi().calls()) {
-            if (call.path().contains("/submission/" + submission.pk()) || body(call).path("submission").asText()
+            if (call.path().endsWith("/submission/" + submission.pk()) || body(call).path("submission").asText()
                     .equals(submission.submissionId())) {
                 calls.add(call);
             }

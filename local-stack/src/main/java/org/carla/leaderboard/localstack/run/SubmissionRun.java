@@ -53,10 +53,17 @@ public final class SubmissionRun {
         }
     }
 
-    /** True once EvalAI shows a final status the scenario does not act on any more. */
+    /**
+     * True once EvalAI shows a final status that the backend reported (its final update sets the completion time; a
+     * cancellation by the participant alone does not, nor does a resume reset it) and the scenario does not act on
+     * any more.
+     */
     public boolean ended() {
+        var completed = view.completedAt();
+        boolean reported = completed != null
+                && (view.rerunResumedAt() == null || completed.isAfter(view.rerunResumedAt()));
         boolean awaitingResume = scenario == Scenario.RESUME && !resumeRequested && status().equals("failed");
-        return FINAL.contains(status()) && !awaitingResume;
+        return FINAL.contains(status()) && reported && !awaitingResume;
     }
 
     /** The scenario's expectation met: EvalAI's final status, and for RESUME, reached after a resume. */
