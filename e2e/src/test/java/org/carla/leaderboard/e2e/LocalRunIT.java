@@ -95,6 +95,8 @@ class LocalRunIT {
             restarts.join();
         }
         System.out.println(run.table());
+        run.runs().forEach(r -> System.out.println("submission " + r.submissionId() + " on EvalAI: "
+                + r.view().statusHistory()));
     }
 
     /** EvalAI sends the same message a second time (SQS delivers at least once, and EvalAI may repeat itself). */

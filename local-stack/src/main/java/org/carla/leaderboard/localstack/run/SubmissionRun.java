@@ -1,10 +1,12 @@
 package org.carla.leaderboard.localstack.run;
 
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
 import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
+import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.localstack.evalai.SubmissionView;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -29,6 +31,7 @@ public final class SubmissionRun {
     private volatile SubmissionView view;
     private volatile boolean cancelRequested;
     private volatile boolean resumeRequested;
+    private volatile boolean finalUpdateReceived;
 
     SubmissionRun(SubmissionView created, Scenario scenario, String track, String leaderboard, String bucket) {
         this.pk = created.pk();
@@ -42,6 +45,9 @@ public final class SubmissionRun {
     /** Reads what EvalAI shows now and plays the host's part of the scenario. */
     void observe(EvalAiStandIn evalAi) {
         view = evalAi.submission(pk).orElseThrow();
+        Instant runStart = view.rerunResumedAt() != null ? view.rerunResumedAt() : Instant.EPOCH;
+        finalUpdateReceived = evalAi.calls().stream()
+                .anyMatch(call -> call.time().isAfter(runStart) && isFinalUpdateOf(call, pk));
         String status = status();
         if (scenario == Scenario.CANCEL && !cancelRequested && !FINAL.contains(status) && routesDone() >= 1) {
             cancelRequested = true;
@@ -54,16 +60,35 @@ public final class SubmissionRun {
     }
 
     /**
-     * True once EvalAI shows a final status that the backend reported (its final update sets the completion time; a
-     * cancellation by the participant alone does not, nor does a resume reset it) and the scenario does not act on
-     * any more.
+     * True once EvalAI shows a final status, the backend's final update for the current run has reached EvalAI (a
+     * participant's cancellation alone is not the end: the backend still stops the run and reports it), and the
+     * scenario does not act on it any more.
      */
     public boolean ended() {
-        var completed = view.completedAt();
-        boolean reported = completed != null
-                && (view.rerunResumedAt() == null || completed.isAfter(view.rerunResumedAt()));
         boolean awaitingResume = scenario == Scenario.RESUME && !resumeRequested && status().equals("failed");
-        return FINAL.contains(status()) && reported && !awaitingResume;
+        return FINAL.contains(status()) && finalUpdateReceived && !awaitingResume;
+    }
+
+    /** A successful {@code PUT .../update_submission/} (EvalAI's final update) about submission {@code pk}. */
+    static boolean isFinalUpdateOf(RecordedCall call, long pk) {
+        if (!call.method().equals("PUT") || !call.path().endsWith("/update_submission/") || call.status() != 200
+                || call.body() == null) {
+            return false;
+        }
+        return parse(call.body()).map(body -> body.path("submission").asText())
+                .or(() -> formField(call.body(), "submission"))
+                .filter(value -> value.equals(Long.toString(pk))).isPresent();
+    }
+
+    private static Optional<String> formField(String body, String name) {
+        for (String pair : body.split("&")) {
+            int equals = pair.indexOf('=');
+            if (equals > 0 && pair.substring(0, equals).equals(name)) {
+                return Optional.of(java.net.URLDecoder.decode(pair.substring(equals + 1),
+                        java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        return Optional.empty();
     }
 
     /** The scenario's expectation met: EvalAI's final status, and for RESUME, reached after a resume. */
