@@ -3,6 +3,7 @@ package org.carla.leaderboard.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -240,6 +241,24 @@ class LocalRunIT {
             }
         }
         assertThat(keys(cancel)).contains(cancel.submissionId() + "/containers-status/simulation.cancel");
+    }
+
+    @Test
+    @Order(5)
+    void everyContainerOfEveryJobHasItsLog() throws Exception {
+        Path jobs = system.stack().workDir().resolve("kubernetes/jobs");
+        for (SubmissionRun submission : run.runs()) {
+            Path job;
+            try (var folders = Files.list(jobs)) {
+                job = folders.filter(f -> f.getFileName().toString().endsWith("-" + submission.submissionId()))
+                        .findFirst().orElseThrow();
+            }
+            for (String container : List.of("install-pod-runtime", "private-contents", "simulator-1", "agent-1",
+                    "logcopy")) {
+                assertThat(job.resolve("logs/" + container + ".log")).as(job.getFileName() + " " + container)
+                        .isNotEmptyFile();
+            }
+        }
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
+import org.carla.leaderboard.localstack.standin.SubmissionKnobs;
 
 /**
  * Sample submissions through the real path: created on the EvalAI stand-in (which announces them on
@@ -61,8 +62,7 @@ public final class LocalRun {
         }
         var properties = new Properties();
         properties.putAll(knobs);
-        var file = org.carla.leaderboard.localstack.standin.SubmissionKnobs.file(system.config().knobsDir(),
-                submissionId);
+        var file = SubmissionKnobs.file(system.config().knobsDir(), submissionId);
         try (Writer out = Files.newBufferedWriter(file)) {
             properties.store(out, "stand-in knobs of submission " + submissionId + ", scenario " + scenario.label());
         } catch (IOException e) {

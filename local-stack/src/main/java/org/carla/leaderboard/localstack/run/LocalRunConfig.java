@@ -43,10 +43,6 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
                 Duration.ofSeconds(3), Duration.ofSeconds(2));
     }
 
-    public LocalRunConfig withRouteTime(Duration value) {
-        return new LocalRunConfig(projectDir, workDir, routes, value, logsPeriod);
-    }
-
     /** A service's packaged jar ({@code <module>/target/quarkus-app/quarkus-run.jar}). */
     public Path jar(String module) {
         return projectDir.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
