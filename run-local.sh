@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Runs the evaluation backend on this machine.
+#   ./run-local.sh [--submissions N] [--scenario happy|crash|cancel|resume|mixed] [--keep]
+#                                           the whole system: the stack, the three services from their jars, sample
+#                                           submissions through the real path, progress, a table of the outcomes
 #   ./run-local.sh --stack-only [options]   the local stack only (ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI
 #                                           stand-in, the Kubernetes API server and Job runner), until Ctrl-C
 #   ./run-local.sh --help
@@ -13,18 +16,27 @@ STACK_CLASSPATH="$ROOT/local-stack/target/local-stack-run.classpath"
 STACK_STAMP="$ROOT/local-stack/target/run-local.built"
 # What the local stack is built from: a main source or pom newer than the stamp means a rebuild.
 STACK_SOURCES=(pom.xml domain local-stack)
+# The full run also needs the services' and pod-runtime's packaged jars.
+ALL_MODULES=local-stack,pod-runtime,ingest-service,job-launcher,results-relay
+ALL_SOURCES=(pom.xml domain messaging local-stack pod-runtime ingest-service job-launcher results-relay)
+ALL_JARS=(pod-runtime ingest-service job-launcher results-relay)
+ALL_STAMP="$ROOT/local-stack/target/run-local-all.built"
 
 usage() {
+  if [[ -f "$STACK_JAR" && -f "$STACK_CLASSPATH" ]]; then
+    java -cp "$STACK_JAR:$(cat "$STACK_CLASSPATH")" org.carla.leaderboard.localstack.run.LocalRunMain --help
+  else
+    cat <<'EOF'
+Usage: ./run-local.sh [--submissions N] [--scenario happy|crash|cancel|resume|mixed] [--keep] [--timeout S]
+       ./run-local.sh --stack-only [stack options]
+(the full text once the local stack is built: ./run-local.sh --help after a first run)
+EOF
+  fi
   cat <<'EOF'
-Usage: ./run-local.sh --stack-only [stack options]
-       ./run-local.sh --help
 
-  --stack-only     start only the local stack and print its endpoints and the Quarkus configuration overrides
-                   that point a service at it; Ctrl-C (SIGINT) or SIGTERM stops it, leaving no process behind.
-  (no mode)        the whole system locally: the stack plus ingest-service, job-launcher and results-relay.
-                   Not available yet (the end-to-end run comes with a later issue); use --stack-only.
-
-Stack options (passed to org.carla.leaderboard.localstack.LocalStackMain):
+--stack-only: start only the local stack and print its endpoints and the Quarkus configuration overrides that point a
+service at it; Ctrl-C (SIGINT) or SIGTERM stops it, leaving no process behind. Stack options
+(org.carla.leaderboard.localstack.LocalStackMain):
   --components a,b,...     sqs,dynamodb,s3,evalai,kubernetes (default: all)
   --<component>-port N     a fixed port, e.g. --sqs-port 9324 --s3-port 9000 (default: free ports)
   --work-dir DIR           logs and data (default: local-stack/target/run/<date-time>)
@@ -73,11 +85,29 @@ run_stack() {
     "${args[@]}"
 }
 
-# The full local run (issue 8): start the stack in the background, wait for its ready line, start each service with
-# the printed overrides as environment, and stop all of them on Ctrl-C. Not there yet.
+# True when a jar, the stack's class path or the stamp is missing, or a main source or pom is newer than the stamp.
+needs_full_build() {
+  [[ -f "$STACK_JAR" && -f "$STACK_CLASSPATH" && -f "$ALL_STAMP" ]] || return 0
+  local module
+  for module in "${ALL_JARS[@]}"; do
+    [[ -f "$ROOT/$module/target/quarkus-app/quarkus-run.jar" ]] || return 0
+  done
+  local newer
+  newer="$(cd "$ROOT" && find "${ALL_SOURCES[@]}" -path '*/target' -prune -o -type f \
+    \( -path '*/src/main/*' -o -name pom.xml \) -newer "$ALL_STAMP" -print -quit)"
+  [[ -n "$newer" ]]
+}
+
+# The whole system (LocalRunMain): stack, services from their packaged jars, sample submissions, the table.
+# exec: Ctrl-C reaches the JVM, whose shutdown hook stops the services, the Job pods and the servers.
 run_all() {
-  echo "run-local: the full local run (stack + services) is not available yet; use ./run-local.sh --stack-only" >&2
-  exit 2
+  if needs_full_build; then
+    echo "run-local: building (./mvnw -B -q -pl $ALL_MODULES -am package -DskipTests)" >&2
+    (cd "$ROOT" && ./mvnw -B -q -pl "$ALL_MODULES" -am package -DskipTests)
+    touch "$ALL_STAMP" "$STACK_STAMP"
+  fi
+  exec java -cp "$STACK_JAR:$(cat "$STACK_CLASSPATH")" org.carla.leaderboard.localstack.run.LocalRunMain \
+    --project-dir "$ROOT" "$@"
 }
 
 main() {

@@ -25,6 +25,8 @@ public final class KubernetesComponent implements StackComponent {
 
     public static final String NAME = "kubernetes";
     static final String IMAGES_PREFIX = "local-stack.images.";
+    /** Comma-separated env variables holding ports a pod listens on, shifted per pod (pods share the loopback). */
+    static final String POD_PORT_VARIABLES = "local-stack.kubernetes.pod-port-variables";
 
     private KubernetesApiServer server;
     private KubernetesClient client;
@@ -58,6 +60,9 @@ public final class KubernetesComponent implements StackComponent {
         var options = LocalJobRunnerOptions.builder(runnerClient, context.workDir().resolve("jobs"))
                 .namespace(KubernetesApiServer.SUBMISSIONS_NAMESPACE);
         profiles.forEach(options::profile);
+        String portVariables = context.settings().getOrDefault(POD_PORT_VARIABLES, "");
+        options.podPortVariables(java.util.Arrays.stream(portVariables.split(",")).map(String::trim)
+                .filter(name -> !name.isEmpty()).toList());
         runner = LocalJobRunner.start(options.build());
     }
 

@@ -14,13 +14,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * tests use a few milliseconds).
  */
 public record LocalJobRunnerOptions(KubernetesClient client, String namespace, Path workRoot, List<ImageProfile> profiles,
-        Duration backoffBase, Duration backoffMax) {
+        Duration backoffBase, Duration backoffMax, List<String> podPortVariables) {
 
     public LocalJobRunnerOptions {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(workRoot, "workRoot");
         profiles = List.copyOf(profiles);
+        podPortVariables = List.copyOf(podPortVariables);
         if (backoffBase.isNegative() || backoffMax.compareTo(backoffBase) < 0) {
             throw new IllegalArgumentException("back-off: 0 <= base <= max");
         }
@@ -37,6 +38,7 @@ public record LocalJobRunnerOptions(KubernetesClient client, String namespace, P
         private final List<ImageProfile> profiles = new ArrayList<>();
         private Duration backoffBase = Duration.ofSeconds(10);
         private Duration backoffMax = Duration.ofMinutes(5);
+        private final List<String> podPortVariables = new ArrayList<>();
 
         private Builder(KubernetesClient client, Path workRoot) {
             this.client = client;
@@ -60,8 +62,19 @@ public record LocalJobRunnerOptions(KubernetesClient client, String namespace, P
             return this;
         }
 
+        /**
+         * Env variables holding a port a pod listens on (e.g. {@code CARLA_PORT}). In a cluster every pod has its own
+         * network namespace; here all share the loopback interface, so the runner shifts these ports, for every
+         * container of a pod alike, by an offset of that pod that lands on a free port.
+         */
+        public Builder podPortVariables(List<String> names) {
+            podPortVariables.addAll(names);
+            return this;
+        }
+
         public LocalJobRunnerOptions build() {
-            return new LocalJobRunnerOptions(client, namespace, workRoot, profiles, backoffBase, backoffMax);
+            return new LocalJobRunnerOptions(client, namespace, workRoot, profiles, backoffBase, backoffMax,
+                    podPortVariables);
         }
     }
 }

@@ -36,21 +36,70 @@ final class PodLayout {
 
     private final Path jobFolder;
     private final Map<String, Path> volumes = new HashMap<>();
+    private final List<String> portVariables;
+    private final int portShift;
 
     /** A container resolved to a local process: argv, env, working directory and log file. */
     record Launch(List<String> argv, Map<String, String> env, Path workingDirectory, Path logFile) {
     }
 
     PodLayout(Path workRoot, String jobName, PodSpec spec) throws IOException {
+        this(workRoot, jobName, spec, List.of());
+    }
+
+    /** With {@code portVariables}: their ports are shifted for this pod so that the lowest lands on a free port. */
+    PodLayout(Path workRoot, String jobName, PodSpec spec, List<String> portVariables) throws IOException {
         requireName(jobName, DNS_SUBDOMAIN, "Job name");
+        this.portVariables = List.copyOf(portVariables);
+        this.portShift = portShift(spec, this.portVariables);
         this.jobFolder = workRoot.resolve(jobName);
         Files.createDirectories(jobFolder.resolve("logs"));
         for (Volume volume : spec.getVolumes() == null ? List.<Volume>of() : spec.getVolumes()) {
             requireName(volume.getName(), DNS_LABEL, "volume name");
             Path folder = jobFolder.resolve("volumes").resolve(volume.getName());
+            // A volume lives as long as its pod: a later Job of the same name (a resume) starts with empty ones.
+            deleteRecursively(folder);
             Files.createDirectories(folder);
             volumes.put(volume.getName(), folder);
         }
+    }
+
+    private static void deleteRecursively(Path folder) throws IOException {
+        if (!Files.exists(folder)) {
+            return;
+        }
+        try (var paths = Files.walk(folder)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    private static int portShift(PodSpec spec, List<String> names) throws IOException {
+        var containers = new ArrayList<Container>();
+        if (spec.getInitContainers() != null) {
+            containers.addAll(spec.getInitContainers());
+        }
+        if (spec.getContainers() != null) {
+            containers.addAll(spec.getContainers());
+        }
+        int lowest = containers.stream().flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.<EnvVar>empty()
+                        : c.getEnv().stream())
+                .filter(v -> names.contains(v.getName())).map(v -> port(v.getValue())).filter(p -> p != null)
+                .mapToInt(Integer::intValue).min().orElse(-1);
+        if (lowest < 0) {
+            return 0;
+        }
+        try (var socket = new java.net.ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort() - lowest;
+        }
+    }
+
+    private static Integer port(String value) {
+        if (value == null || !value.matches("[0-9]{1,5}")) {
+            return null;
+        }
+        return Integer.valueOf(value);
     }
 
     Path jobFolder() {
@@ -90,6 +139,12 @@ final class PodLayout {
             env.put(variable.getName(), rewrite(value, mounts));
         }
         env.putAll(profile.overrideEnv());
+        for (String name : portVariables) {
+            Integer port = port(env.get(name));
+            if (port != null) {
+                env.put(name, Integer.toString(port + portShift));
+            }
+        }
 
         List<String> declared = new ArrayList<>();
         if (container.getCommand() != null && !container.getCommand().isEmpty()) {

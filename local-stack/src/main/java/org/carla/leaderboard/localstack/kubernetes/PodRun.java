@@ -142,7 +142,8 @@ final class PodRun {
             }
             // The deadline first: a pod that cannot be created must not leave its Job active for ever.
             scheduleDeadline(Instant.parse(started.getStatus().getStartTime()));
-            layout = new PodLayout(options.workRoot(), jobName, job.getSpec().getTemplate().getSpec());
+            layout = new PodLayout(options.workRoot(), jobName, job.getSpec().getTemplate().getSpec(),
+                    options.podPortVariables());
             pod = options.client().pods().inNamespace(options.namespace())
                     .resource(PodObjects.newPod(job, podName, options.namespace())).create();
             LOG.infof("job %s: pod %s started (%d init containers, %d containers) in %s", jobName, podName,

@@ -60,7 +60,7 @@ public final class CarlaServerStandIn implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        CarlaServerStandIn carla = start(port(args), Knobs.from(System.getenv()), () -> {
+        CarlaServerStandIn carla = start(port(args), Knobs.from(SubmissionKnobs.environment(System.getenv())), () -> {
             say("CARLA stand-in: Signal 11 caught (simulated crash), exit " + CRASH_EXIT_CODE);
             Runtime.getRuntime().halt(CRASH_EXIT_CODE);
         });

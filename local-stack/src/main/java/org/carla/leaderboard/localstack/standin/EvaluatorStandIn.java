@@ -27,7 +27,8 @@ import org.carla.leaderboard.domain.results.RouteRecord;
  * (default: {@code SUBMISSION_ID}), {@code EVALUATOR_STANDIN_CRASH_AT_ROUTE} (a route id: the process dies while
  * driving it, as a Python crash would, exit 1), {@code EVALUATOR_STANDIN_HANG_AT_ROUTE} (a route id: stops writing
  * and blocks while driving it), {@code EVALUATOR_STANDIN_FAIL_ONCE_MARKER} (a file: the crash or hang happens only
- * when it does not exist yet, and creates it), {@code EVALUATOR_STANDIN_INVALID_SENSORS=true} (the first route is
+ * when it does not exist yet, and creates it), {@code EVALUATOR_STANDIN_FAIL_POD_MARKER} (a file: the crash or hang
+ * happens in every run of the pod that created it, none of a later pod), {@code EVALUATOR_STANDIN_INVALID_SENSORS=true} (the first route is
  * rejected for invalid sensors), {@code EVALUATOR_STANDIN_SENSORS} (comma-separated CARLA sensor types).
  */
 public final class EvaluatorStandIn {
@@ -73,7 +74,7 @@ public final class EvaluatorStandIn {
                 System.exit(2);
             }
         }
-        EvaluatorStandIn evaluator = new EvaluatorStandIn(args, System.getenv());
+        EvaluatorStandIn evaluator = new EvaluatorStandIn(args, SubmissionKnobs.environment(System.getenv()));
         // SIGTERM: drop the CARLA connection at once (a JVM blocked in a socket otherwise exits slowly)
         Runtime.getRuntime().addShutdownHook(new Thread(evaluator::disconnect));
         System.exit(evaluator.run());
@@ -268,8 +269,22 @@ public final class EvaluatorStandIn {
                 Integer.parseInt(args.getOrDefault("port", "2000"))), 2000);
     }
 
-    /** With a marker file, the scripted failure happens once: the run that creates the marker. */
+    /**
+     * With a once-marker file, the scripted failure happens once: the run that creates the marker. With a pod-marker
+     * file, it happens in every run of the pod ({@code HOSTNAME}) that created the marker, and never in a later pod:
+     * the first Job fails past its restarts, a resumed Job runs clean.
+     */
     private boolean failNow() throws IOException {
+        String podMarker = env.get("EVALUATOR_STANDIN_FAIL_POD_MARKER");
+        if (podMarker != null && !podMarker.isBlank()) {
+            String pod = env.getOrDefault("HOSTNAME", "");
+            try {
+                Files.writeString(Path.of(podMarker), pod, java.nio.file.StandardOpenOption.CREATE_NEW);
+                return true;
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                return Files.readString(Path.of(podMarker)).equals(pod);
+            }
+        }
         String marker = env.get("EVALUATOR_STANDIN_FAIL_ONCE_MARKER");
         if (marker == null || marker.isBlank()) {
             return true;

@@ -65,10 +65,12 @@ class RunningReports {
             metrics.dropped(event.type(), "final");
             return;
         }
+        // The files first: the status read and the update then follow each other closely, which narrows the window
+        // in which a participant's cancel lands between them and is overwritten by the partial update.
+        var content = evaluationFiles.read(destination.bucket(), event.files());
         if (cancelledOnEvalAi(event, destination)) {
             return;
         }
-        var content = evaluationFiles.read(destination.bucket(), event.files());
         evalAi.sendPartial(submission, new Evaluation(content.results(), content.stdout(), "", content.metadata()));
         metrics.relayed(event.type());
         LOG.debugf("submission %s: partial results sent (%d/%d routes)", id, event.routesDone(), event.routesTotal());

@@ -1,0 +1,133 @@
+package org.carla.leaderboard.localstack.run;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.function.Consumer;
+
+import org.carla.leaderboard.domain.track.TrackCatalog;
+import org.carla.leaderboard.domain.track.TrackSpec;
+import org.carla.leaderboard.localstack.evalai.NewSubmission;
+import org.carla.leaderboard.localstack.standin.SubmissionKnobs;
+
+/**
+ * Sample submissions through the real path: created on the EvalAI stand-in (which announces them on
+ * {@code submissions} as EvalAI does), then watched on EvalAI until each shows a final status, playing the host's
+ * part of each scenario on the way.
+ */
+public final class LocalRun {
+
+    /** Two tracks of two leaderboards: Leaderboard 2.0's SENSORS qualifier and Leaderboard 1.0's MAP track. */
+    public static final List<Long> PHASES = List.of(2075L, 1188L);
+    static final Duration POLL = Duration.ofMillis(500);
+
+    private final LocalSystem system;
+    private final TrackCatalog catalog;
+    private final List<SubmissionRun> runs = new ArrayList<>();
+
+    public LocalRun(LocalSystem system) {
+        this.system = system;
+        this.catalog = new TrackCatalog(system.stack().evaluation());
+    }
+
+    /** Creates one submission per scenario on EvalAI, alternating between the two tracks; returns them in order. */
+    public List<SubmissionRun> submit(List<Scenario> plan) {
+        var created = new ArrayList<SubmissionRun>();
+        for (Scenario scenario : plan) {
+            int index = runs.size() + 1;
+            long phase = PHASES.get((index - 1) % PHASES.size());
+            TrackSpec track = catalog.forPhase(phase).orElseThrow();
+            var view = system.stack().evalAi().createSubmission(NewSubmission.of(1000 + index,
+                    "Team " + index + " (" + scenario.label() + ")", phase,
+                    "registry.local/team-" + index + "/agent:" + scenario.label()));
+            writeKnobs(scenario, Long.toString(view.pk()));
+            var run = new SubmissionRun(view, scenario, track.track(), track.leaderboard(), track.bucket());
+            runs.add(run);
+            created.add(run);
+        }
+        return created;
+    }
+
+    private void writeKnobs(Scenario scenario, String submissionId) {
+        var knobs = scenario.knobs(system.config().knobsDir(), submissionId, system.config());
+        if (knobs.isEmpty()) {
+            return;
+        }
+        var properties = new Properties();
+        properties.putAll(knobs);
+        var file = SubmissionKnobs.file(system.config().knobsDir(), submissionId);
+        try (Writer out = Files.newBufferedWriter(file)) {
+            properties.store(out, "stand-in knobs of submission " + submissionId + ", scenario " + scenario.label());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    /**
+     * Watches every submission until each has ended or the timeout passed, showing progress on the board; {@code tick}
+     * runs after every look (tests act on the system mid-run there). Returns whether every submission ended.
+     */
+    public boolean await(Duration timeout, ProgressBoard board, Consumer<List<SubmissionRun>> tick)
+            throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (true) {
+            for (SubmissionRun run : runs) {
+                if (!run.ended()) {
+                    run.observe(system.stack().evalAi());
+                }
+                board.show(run.submissionId(), run.progressLine());
+            }
+            tick.accept(List.copyOf(runs));
+            if (runs.stream().allMatch(SubmissionRun::ended)) {
+                return true;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                return false;
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+    }
+
+    /** Waits (bounded) until job-launcher has removed every Job: it does so once it reported the Job's end. */
+    public boolean awaitNoJobs(Duration timeout) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (!system.stack().kubernetes().batch().v1().jobs().inNamespace("submissions").list().getItems().isEmpty()) {
+            if (Instant.now().isAfter(deadline)) {
+                return false;
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+        return true;
+    }
+
+    public List<SubmissionRun> runs() {
+        return List.copyOf(runs);
+    }
+
+    /** The table at the end: one row per submission, then where its files are. */
+    public String table() {
+        var out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "%-10s %-18s %-10s %-9s %-13s %-16s %s%n", "submission", "track",
+                "EvalAI", "expected", "driving score", "route completion", "results"));
+        for (SubmissionRun run : runs) {
+            out.append(String.format(Locale.ROOT, "%-10s %-18s %-10s %-9s %-13s %-16s %s%n", run.submissionId(),
+                    run.track(), run.finalStatus(), run.asExpected() ? "yes" : "NO (" + run.scenario().expectedStatus()
+                            + ")", run.drivingScore().map(LocalRun::number).orElse("-"),
+                    run.routeCompletion().map(LocalRun::number).orElse("-"), run.s3Prefix()));
+            out.append(String.format(Locale.ROOT, "%-10s %s%n", "", "local copy: "
+                    + system.stack().workDir().resolve("s3/buckets").resolve(run.bucket()).resolve(run.submissionId())));
+        }
+        return out.toString();
+    }
+
+    private static String number(double value) {
+        return String.format(Locale.ROOT, "%.3f", value);
+    }
+}

@@ -1,0 +1,168 @@
+package org.carla.leaderboard.localstack.run;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.carla.leaderboard.localstack.LocalStack;
+import org.carla.leaderboard.localstack.standin.SubmissionKnobs;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * What makes the whole system run on one machine in a couple of minutes, all of it configuration of the local stack
+ * (never a service's default): the Job runner's image profiles (pod-runtime from its packaged jar, the CARLA and
+ * evaluator stand-ins for the simulator and the participants' images, a local folder for the Leaderboard image),
+ * demo timings (short routes, a short logcopy period) and small tracks (few routes, one worker pair) through
+ * {@code evaluation.*} overrides.
+ */
+public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration routeTime, Duration logsPeriod) {
+
+    public static final List<String> SERVICES = List.of("ingest-service", "job-launcher", "results-relay");
+    /** Fast start-up for the many short-lived JVMs of a pod (each role, each stand-in). */
+    static final String POD_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto -Xmx128m";
+    static final List<String> SERVICE_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+            "-Xmx256m");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The demo: 4 routes of 3 s on one worker pair, logcopy every 2 s. */
+    public static LocalRunConfig demo(Path projectDir, Path workDir) {
+        return new LocalRunConfig(projectDir.toAbsolutePath().normalize(), workDir.toAbsolutePath().normalize(), 4,
+                Duration.ofSeconds(3), Duration.ofSeconds(2));
+    }
+
+    /** A service's packaged jar ({@code <module>/target/quarkus-app/quarkus-run.jar}). */
+    public Path jar(String module) {
+        return projectDir.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
+    }
+
+    public Path stackDir() {
+        return workDir.resolve("stack");
+    }
+
+    public Path serviceDir(String service) {
+        return workDir.resolve("services").resolve(service);
+    }
+
+    /** Per-submission stand-in knobs ({@link SubmissionKnobs}) and the stand-ins' state files (crash markers). */
+    public Path knobsDir() {
+        return workDir.resolve("standin-knobs");
+    }
+
+    Path imagesDir() {
+        return workDir.resolve("images");
+    }
+
+    /** Every phase of the domain's catalog made small: few routes, one pair, one allowed resume, a short deadline. */
+    public Map<String, String> evaluation() {
+        var overrides = new LinkedHashMap<String, String>();
+        for (String phase : LocalStack.evaluationConfig(Map.of()).phases().keySet()) {
+            String prefix = "evaluation.phases." + phase + ".";
+            overrides.put(prefix + "routes", Integer.toString(routes));
+            overrides.put(prefix + "worker-pairs", "1");
+            overrides.put(prefix + "allowed-resumes", "1");
+            overrides.put(prefix + "deadline", "PT15M");
+        }
+        return overrides;
+    }
+
+    /** The Job runner's image profiles ({@code local-stack.images.*}). */
+    public Map<String, String> stackSettings() {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String standIns = standInClassPath();
+        Path leaderboardImage = imagesDir().resolve("leaderboard");
+        var settings = new LinkedHashMap<String, String>();
+        // Every pair i of every pod listens on 2000 + 100 (i - 1): shifted per pod, as pods share the loopback here.
+        settings.put("local-stack.kubernetes.pod-port-variables", "CARLA_PORT");
+        String podRuntime = "local-stack.images.pod-runtime.";
+        settings.put(podRuntime + "image", "carla-leaderboard/pod-runtime:.*");
+        settings.put(podRuntime + "command./usr/local/bin/pod-runtime",
+                json(List.of(java, "-jar", jar("pod-runtime").toString())));
+        String leaderboard = "local-stack.images.leaderboard.";
+        settings.put(leaderboard + "image", "carla-leaderboard/leaderboard-.*");
+        settings.put(leaderboard + "env.LEADERBOARD_ROOT", leaderboardImage.resolve("leaderboard").toString());
+        settings.put(leaderboard + "env.SCENARIO_RUNNER_ROOT", leaderboardImage.resolve("scenario_runner").toString());
+        settings.put(leaderboard + "env.CARLA_PYTHON_API_ROOT", leaderboardImage.resolve("PythonAPI").toString());
+        String carla = "local-stack.images.carla.";
+        settings.put(carla + "image", "carla-leaderboard/carla:.*");
+        settings.put(carla + "env.CARLA_ROOT", imagesDir().resolve("carla").toString());
+        settings.put(carla + "override-env.CARLA_SERVER_COMMAND", java + " -cp " + standIns
+                + " org.carla.leaderboard.localstack.standin.CarlaServerStandIn -{renderer} -carla-rpc-port={port}"
+                + " -RenderOffScreen -nosound");
+        settings.put(carla + "override-env.CARLA_STANDIN_STARTUP_SECONDS", "1");
+        // Every other image is a participant's: the evaluator stand-in drives the routes.
+        String participant = "local-stack.images.participant.";
+        settings.put(participant + "image", ".*");
+        settings.put(participant + "order", "1000");
+        settings.put(participant + "env.TEAM_AGENT", "/workspace/team_code/agent.py");
+        settings.put(participant + "env.TEAM_CONFIG", "/workspace/team_code/config.yaml");
+        settings.put(participant + "override-env.EVALUATOR_COMMAND", java + " -cp " + standIns
+                + " org.carla.leaderboard.localstack.standin.EvaluatorStandIn");
+        settings.put(participant + "override-env.EVALUATOR_STANDIN_ROUTE_SECONDS",
+                Double.toString(routeTime.toMillis() / 1000.0));
+        for (String id : List.of("pod-runtime", "leaderboard", "carla", "participant")) {
+            settings.put("local-stack.images." + id + ".env.JDK_JAVA_OPTIONS", POD_JVM_OPTIONS);
+            settings.put("local-stack.images." + id + ".override-env." + SubmissionKnobs.DIR, knobsDir().toString());
+        }
+        return settings;
+    }
+
+    /** What a service gets on top of the stack's {@code quarkusConfig()}: the demo's logcopy period. */
+    public Map<String, String> serviceConfig(String service) {
+        if (service.equals("job-launcher")) {
+            return Map.of("launcher.logs-period", logsPeriod.toString());
+        }
+        return Map.of();
+    }
+
+    /** Creates the folders the image profiles point at: the Leaderboard image's contents, CARLA's root, the knobs. */
+    public void prepare() {
+        try {
+            Path leaderboard = imagesDir().resolve("leaderboard");
+            Path data = Files.createDirectories(leaderboard.resolve("leaderboard/data"));
+            for (String routesFile : List.of("routes_testing.xml", "routes_qualifier.xml", "routes_training.xml")) {
+                try (InputStream routes = LocalRunConfig.class.getResourceAsStream("/standin/routes_demo.xml")) {
+                    if (routes == null) {
+                        throw new IllegalStateException("standin/routes_demo.xml is not on the class path");
+                    }
+                    Files.copy(routes, data.resolve(routesFile), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            for (String folder : List.of("scenario_runner", "PythonAPI")) {
+                Files.writeString(Files.createDirectories(leaderboard.resolve(folder)).resolve("README.txt"),
+                        "The local run's stand-in for the Leaderboard image's " + folder + " folder.\n");
+            }
+            Files.createDirectories(imagesDir().resolve("carla"));
+            Files.createDirectories(knobsDir());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the local run's image folders under " + imagesDir(), e);
+        }
+    }
+
+    /** The stand-ins need the local-stack classes, the domain's results model and Jackson: this JVM's copies. */
+    static String standInClassPath() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> entry.contains("local-stack") || entry.contains("domain") || entry.contains("jackson"))
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    private static String json(List<String> argv) {
+        try {
+            return JSON.writeValueAsString(argv);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

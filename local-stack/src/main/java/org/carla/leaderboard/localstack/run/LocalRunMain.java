@@ -1,0 +1,176 @@
+package org.carla.leaderboard.localstack.run;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code ./run-local.sh}: the whole system on this machine, sample submissions through the real path, progress while
+ * they run, a table at the end. Exit 0 when every submission reached its scenario's status; 1 otherwise; 2 bad usage.
+ */
+public final class LocalRunMain {
+
+    private LocalRunMain() {
+    }
+
+    record Options(int submissions, String scenario, boolean keep, boolean help, Path projectDir, Path workDir,
+            Duration timeout) {
+
+        static Options parse(String[] args) {
+            Integer submissions = null;
+            String scenario = "happy";
+            boolean keep = false;
+            Path projectDir = Path.of("").toAbsolutePath();
+            Path workDir = null;
+            Duration timeout = Duration.ofMinutes(10);
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--help", "-h" -> {
+                        return new Options(2, scenario, false, true, projectDir, workDir, timeout);
+                    }
+                    case "--submissions" -> submissions = positive(value(args, ++i, "--submissions"), "--submissions");
+                    case "--scenario" -> scenario = value(args, ++i, "--scenario");
+                    case "--keep" -> keep = true;
+                    case "--project-dir" -> projectDir = Path.of(value(args, ++i, "--project-dir")).toAbsolutePath();
+                    case "--work-dir" -> workDir = Path.of(value(args, ++i, "--work-dir")).toAbsolutePath();
+                    case "--timeout" -> timeout = Duration.ofSeconds(positive(value(args, ++i, "--timeout"), "--timeout"));
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+            int count = submissions != null ? submissions : scenario.equalsIgnoreCase("mixed") ? 4 : 2;
+            Scenario.plan(scenario, count); // checks the name
+            if (workDir == null) {
+                workDir = projectDir.resolve("local-stack/target/run")
+                        .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+            }
+            return new Options(count, scenario, keep, false, projectDir, workDir, timeout);
+        }
+
+        private static String value(String[] args, int index, String option) {
+            if (index >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            return args[index];
+        }
+
+        private static int positive(String text, String option) {
+            try {
+                int value = Integer.parseInt(text);
+                if (value >= 1) {
+                    return value;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException(option + " takes a positive whole number, not " + text);
+        }
+    }
+
+    static String usage() {
+        return """
+                Usage: ./run-local.sh [--submissions N] [--scenario happy|crash|cancel|resume|mixed] [--keep]
+                       ./run-local.sh --stack-only [stack options]      (see ./run-local.sh --stack-only --help)
+
+                  --submissions N   sample submissions to create on the EvalAI stand-in (default 2; 4 with mixed),
+                                    alternating between two tracks (Leaderboard 2.0 SENSORS_QUALIFIER, 1.0 MAP)
+                  --scenario S      happy:  every submission runs to the end (FINISHED)
+                                    crash:  CARLA dies once mid-run, the pair restarts and resumes (FINISHED)
+                                    cancel: cancelled on EvalAI once its first route is reported (CANCELLED)
+                                    resume: fails past its restarts (FAILED), is resumed from EvalAI and
+                                            finishes without re-running its finished routes (FINISHED)
+                                    mixed:  the four above, cycled over the submissions, all at once
+                  --keep            leave everything running at the end and print the endpoints (Ctrl-C stops)
+                  --timeout S       give up after S seconds (default 600)
+                  --work-dir DIR    logs, data, S3 objects (default local-stack/target/run/<date-time>)
+                  --help            this text
+
+                Exit status: 0 when every submission reached its scenario's status on EvalAI, 1 otherwise,
+                2 on bad usage. No process is left behind (unless --keep, until Ctrl-C).""";
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("run-local: " + e.getMessage());
+            System.err.println(usage());
+            System.exit(2);
+            return;
+        }
+        if (options.help()) {
+            System.out.println(usage());
+            return;
+        }
+        System.exit(run(options, System.out));
+    }
+
+    static int run(Options options, PrintStream out) throws InterruptedException {
+        var plan = Scenario.plan(options.scenario(), options.submissions());
+        var config = LocalRunConfig.demo(options.projectDir(), options.workDir());
+        long started = System.nanoTime();
+        Path stackLog = RunLog.toFile(config.workDir().resolve("local-run.log"));
+        out.println("run-local: starting the local stack and the three services (work dir " + config.workDir()
+                + ", the stack's log " + stackLog + ")");
+        LocalSystem system;
+        try {
+            system = LocalSystem.start(config);
+        } catch (RuntimeException e) {
+            out.println("run-local: could not start: " + e.getMessage());
+            return 1;
+        }
+        int status;
+        try {
+            out.printf(Locale.ROOT, "run-local: ready in %.0f s; submitting %d (%s)%n", seconds(started),
+                    plan.size(), options.scenario().toLowerCase(Locale.ROOT));
+            var run = new LocalRun(system);
+            long submitted = System.nanoTime();
+            run.submit(plan);
+            var board = new ProgressBoard(out, System.console() != null);
+            boolean ended = run.await(options.timeout(), board, runs -> { });
+            boolean noJobs = ended && run.awaitNoJobs(Duration.ofSeconds(60));
+            out.println();
+            out.print(run.table());
+            out.printf(Locale.ROOT, "%nrun-local: %s in %.0f s after submitting (%.0f s in all)%n",
+                    ended ? "every submission ended" : "TIMED OUT", seconds(submitted), seconds(started));
+            if (ended && !noJobs) {
+                out.println("run-local: a Job was still in the Kubernetes API a minute after the end");
+            }
+            out.println("run-local: logs of the services: " + config.workDir().resolve("services")
+                    + ", of each Job's containers: " + system.stack().workDir().resolve("kubernetes/jobs"));
+            boolean expected = ended && noJobs && run.runs().stream().allMatch(SubmissionRun::asExpected);
+            status = expected ? 0 : 1;
+            if (options.keep()) {
+                out.println();
+                out.println("run-local: --keep: everything keeps running; Ctrl-C stops it. Endpoints:");
+                system.endpoints().forEach((name, endpoint) -> out.printf("  %-16s %s%n", name, endpoint));
+                out.println("  EvalAI host controls: " + system.stack().evalAi().controlUrl()
+                        + "  (GET /_standin/submissions, POST /_standin/submissions ...)");
+                out.println("  Quarkus overrides of the services: " + config.serviceDir("ingest-service")
+                        .resolve("config/application.properties") + " (and the other two)");
+                new CountDownLatch(1).await(); // the shutdown hook stops everything
+            }
+        } finally {
+            system.close();
+        }
+        List<ProcessHandle> left = LocalSystem.leftoverProcesses();
+        if (!left.isEmpty()) {
+            out.println("run-local: processes left behind, killing them: " + left.stream()
+                    .map(p -> p.pid() + " " + p.info().command().orElse("?")).toList());
+            left.forEach(ProcessHandle::destroyForcibly);
+            return 1;
+        }
+        out.println("run-local: everything stopped, no process left" + (status == 0 ? "" : "; NOT every submission "
+                + "reached its expected status"));
+        return status;
+    }
+
+    private static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+}

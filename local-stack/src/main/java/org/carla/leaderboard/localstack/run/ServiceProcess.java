@@ -1,0 +1,169 @@
+package org.carla.leaderboard.localstack.run;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One of the services, run from its packaged jar as a process of its own, the way it runs in its container. Its
+ * configuration is written to {@code <workDir>/config/application.properties} (which Quarkus reads from the working
+ * directory), never to the command line, so a token never shows in a process listing.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    private static final Duration GRACE = Duration.ofSeconds(10);
+
+    private final String name;
+    private final Path jar;
+    private final Path workDir;
+    private final Map<String, String> config;
+    private final List<String> jvmOptions;
+    private final int port;
+    private Process process;
+
+    private ServiceProcess(String name, Path jar, Path workDir, Map<String, String> config, List<String> jvmOptions,
+            int port) {
+        this.name = name;
+        this.jar = jar;
+        this.workDir = workDir;
+        this.config = new TreeMap<>(config);
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.port = port;
+    }
+
+    /** Starts the service and returns once its readiness endpoint answers 200, or fails. */
+    public static ServiceProcess start(String name, Path jar, Path workDir, Map<String, String> config,
+            List<String> jvmOptions, Duration readyTimeout) {
+        var service = new ServiceProcess(name, jar, workDir, config, jvmOptions, freePort());
+        service.launch(readyTimeout);
+        return service;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path log() {
+        return workDir.resolve(name + ".log");
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** Stops the service as Kubernetes would (SIGTERM, then SIGKILL after the grace period) and starts it again. */
+    public void restart(Duration readyTimeout) {
+        stop();
+        launch(readyTimeout);
+    }
+
+    private void launch(Duration readyTimeout) {
+        try {
+            Files.createDirectories(workDir.resolve("config"));
+            var properties = new Properties();
+            properties.putAll(config);
+            properties.put("quarkus.http.port", Integer.toString(port));
+            properties.put("quarkus.http.host", "127.0.0.1");
+            try (OutputStream out = Files.newOutputStream(workDir.resolve("config/application.properties"))) {
+                properties.store(out, name + " on the local stack (written by the local run)");
+            }
+            var command = new ArrayList<String>();
+            command.add(ProcessHandle.current().info().command().orElse("java"));
+            command.addAll(jvmOptions);
+            command.add("-jar");
+            command.add(jar.toAbsolutePath().toString());
+            process = new ProcessBuilder(command).directory(workDir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name, e);
+        }
+        awaitReady(readyTimeout);
+    }
+
+    private void awaitReady(Duration timeout) {
+        var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
+                .timeout(Duration.ofSeconds(2)).build();
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + process.exitValue() + " while starting; see "
+                        + log());
+            }
+            try {
+                if (client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + name, e);
+            }
+            try {
+                process.waitFor(200, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + name, e);
+            }
+        }
+        stop();
+        throw new IllegalStateException(name + " was not ready within " + timeout.toSeconds() + " s; see " + log());
+    }
+
+    public void stop() {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        var descendants = process.descendants().toList();
+        process.destroy();
+        try {
+            if (!process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+        descendants.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private static int freePort() {
+        try (var socket = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
