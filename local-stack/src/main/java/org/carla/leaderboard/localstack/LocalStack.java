@@ -29,7 +29,8 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 public final class LocalStack {
 
     /** The shared contract's queues, each with a {@code <name>-dlq}. */
-    public static final List<String> QUEUES = List.of("submissions", "launch-requests", "submission-events");
+    public static final List<String> QUEUES = List.of("submissions", "launch-requests", "submission-events",
+            "progress-reports");
     public static final String REGION = "us-east-1";
 
     private LocalStack() {

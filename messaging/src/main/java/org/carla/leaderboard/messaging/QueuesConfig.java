@@ -7,7 +7,9 @@ import io.smallrye.config.WithParentName;
 
 /**
  * The queues a service talks to: {@code queues.<name>.url} and {@code queues.<name>.dead-letter-url}, with the names
- * {@code submissions}, {@code launch-requests} and {@code submission-events}.
+ * {@code submissions} (EvalAI → ingest-service), {@code launch-requests} (ingest-service → job-launcher),
+ * {@code submission-events} (lifecycle events: only ingest-service and job-launcher send) and {@code progress-reports}
+ * (progress from the submission pods, whose code includes a participant's).
  */
 @ConfigMapping(prefix = "queues")
 public interface QueuesConfig {
@@ -15,6 +17,10 @@ public interface QueuesConfig {
     String SUBMISSIONS = "submissions";
     String LAUNCH_REQUESTS = "launch-requests";
     String SUBMISSION_EVENTS = "submission-events";
+    String PROGRESS_REPORTS = "progress-reports";
+
+    /** Every queue of the system, in the order of the flow. */
+    java.util.List<String> ALL = java.util.List.of(SUBMISSIONS, LAUNCH_REQUESTS, SUBMISSION_EVENTS, PROGRESS_REPORTS);
 
     @WithParentName
     Map<String, Queue> queues();

@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,17 +22,19 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 /**
  * The JSON form of every queue event, in one place: snake-case fields, ISO-8601 instants, unknown fields ignored
  * (a newer producer may add some). Parsing never throws anything but {@link MalformedEventException}, which names the
- * field at fault.
+ * field at fault. Written text is plain ASCII: every other character is escaped ({@code \\uFFFE}), so a value EvalAI
+ * allows (a team name with U+FFFF or a lone surrogate, which SQS refuses raw) travels as data.
  */
 public final class EventCodec {
 
-    /** The version of the events this code writes and reads. */
-    public static final int VERSION = 1;
+    /** The version of the events this code writes and reads; 2 added the run to every event. */
+    public static final int VERSION = 2;
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
@@ -60,8 +63,19 @@ public final class EventCodec {
         return read(body, LaunchRequest.class);
     }
 
+    /** A lifecycle event of {@code submission-events}. */
     public static SubmissionEvent parseSubmissionEvent(String body) {
         return read(body, SubmissionEvent.class);
+    }
+
+    /** A report of {@code progress-reports}; a lifecycle event there is refused as of an unknown type. */
+    public static Progress parseProgress(String body) {
+        JsonNode type = tree(body).path("type");
+        if (!type.isMissingNode() && !Progress.TYPE.equals(type.asText())) {
+            throw new MalformedEventException(MalformedEventException.Reason.UNKNOWN_TYPE, "type",
+                    "progress-reports carries only '" + Progress.TYPE + "', not '" + type.asText() + "'");
+        }
+        return read(body, Progress.class);
     }
 
     /**

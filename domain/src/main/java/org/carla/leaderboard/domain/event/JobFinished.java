@@ -8,12 +8,15 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
- * The submission's Job ended: it completed, failed (with Kubernetes' reason, e.g. {@code BackoffLimitExceeded} or
- * {@code DeadlineExceeded}), or disappeared before finishing. The final status is decided by results-relay from the
- * status files; this event says the Job is over and how each container fared.
+ * The run's Job ended: it completed, failed (with Kubernetes' reason, e.g. {@code BackoffLimitExceeded} or
+ * {@code DeadlineExceeded}), or was deleted before finishing (by job-launcher for a cancelled run, or by someone
+ * else). The final status is decided by results-relay; this event says the Job is over and how each container fared.
+ *
+ * @param startedAt  when the run's pod started running; {@code null} when it never did (deleted while Pending)
+ * @param finishedAt when the Job ended
  */
 @RegisterForReflection
-public record JobFinished(int version, SubmissionIdentity submission, String jobName, Outcome outcome,
+public record JobFinished(int version, SubmissionIdentity submission, int run, String jobName, Outcome outcome,
         String reason, int workerPairs, Instant startedAt, Instant finishedAt, List<ContainerOutcome> containers,
         Instant at) implements SubmissionEvent {
 
@@ -28,6 +31,7 @@ public record JobFinished(int version, SubmissionIdentity submission, String job
     public JobFinished {
         Require.version(version);
         Require.present(submission, "submission");
+        Require.run(run);
         Require.text(jobName, "job_name");
         Require.present(outcome, "outcome");
         Require.atLeast(workerPairs, 1, "worker_pairs");
@@ -35,9 +39,10 @@ public record JobFinished(int version, SubmissionIdentity submission, String job
         Require.present(at, "at");
     }
 
-    public static JobFinished of(SubmissionIdentity submission, String jobName, Outcome outcome, String reason,
-            int workerPairs, Instant startedAt, Instant finishedAt, List<ContainerOutcome> containers, Instant at) {
-        return new JobFinished(EventCodec.VERSION, submission, jobName, outcome, reason, workerPairs, startedAt,
+    public static JobFinished of(SubmissionIdentity submission, int run, String jobName, Outcome outcome,
+            String reason, int workerPairs, Instant startedAt, Instant finishedAt, List<ContainerOutcome> containers,
+            Instant at) {
+        return new JobFinished(EventCodec.VERSION, submission, run, jobName, outcome, reason, workerPairs, startedAt,
                 finishedAt, containers, at);
     }
 
@@ -47,12 +52,20 @@ public record JobFinished(int version, SubmissionIdentity submission, String job
         return TYPE;
     }
 
-    /** One container of the Job's last pod: how often it restarted and how it last ended ({@code null}: running). */
+    /**
+     * One container of the Job's last pod: how often it restarted, how it last ended ({@code null}: running), and
+     * when it last ended ({@code null}: it has not).
+     */
     @RegisterForReflection
-    public record ContainerOutcome(String name, int restartCount, Integer lastExitCode, String lastReason) {
+    public record ContainerOutcome(String name, int restartCount, Integer lastExitCode, String lastReason,
+            Instant finishedAt) {
 
         public ContainerOutcome {
             Require.text(name, "name");
+        }
+
+        public ContainerOutcome(String name, int restartCount, Integer lastExitCode, String lastReason) {
+            this(name, restartCount, lastExitCode, lastReason, null);
         }
     }
 }

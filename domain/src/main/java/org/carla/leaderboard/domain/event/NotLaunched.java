@@ -6,10 +6,10 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
-/** ingest-service decided not to run a submission; results-relay still reports its final status. */
+/** ingest-service decided not to run a run of a submission; results-relay still reports its final status. */
 @RegisterForReflection
-public record NotLaunched(int version, SubmissionIdentity submission, Reason reason, String detail, Instant at)
-        implements SubmissionEvent {
+public record NotLaunched(int version, SubmissionIdentity submission, int run, Reason reason, String detail,
+        Instant at) implements SubmissionEvent {
 
     public static final String TYPE = "not-launched";
 
@@ -23,12 +23,13 @@ public record NotLaunched(int version, SubmissionIdentity submission, Reason rea
     public NotLaunched {
         Require.version(version);
         Require.present(submission, "submission");
+        Require.run(run);
         Require.present(reason, "reason");
         Require.present(at, "at");
     }
 
-    public static NotLaunched of(SubmissionIdentity submission, Reason reason, String detail, Instant at) {
-        return new NotLaunched(EventCodec.VERSION, submission, reason, detail, at);
+    public static NotLaunched of(SubmissionIdentity submission, int run, Reason reason, String detail, Instant at) {
+        return new NotLaunched(EventCodec.VERSION, submission, run, reason, detail, at);
     }
 
     @Override

@@ -34,6 +34,19 @@ final class Require {
         return value;
     }
 
+    static int run(int value) {
+        return atLeast(value, 1, "run");
+    }
+
+    /** Lower-case letters, digits, '.', '_' and '-': safe as a key part, a label or a file name. */
+    static String identifier(String value, String field) {
+        if (!value.matches("[a-z0-9][a-z0-9._-]{0,62}")) {
+            throw MalformedEventException.invalid(field, "must be lower-case letters, digits, '.', '_' or '-'"
+                    + " (at most 63)");
+        }
+        return value;
+    }
+
     static int version(int value) {
         if (value != EventCodec.VERSION) {
             throw new MalformedEventException(MalformedEventException.Reason.UNSUPPORTED_VERSION, "version",

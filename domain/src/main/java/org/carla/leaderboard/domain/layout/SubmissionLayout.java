@@ -1,0 +1,55 @@
+package org.carla.leaderboard.domain.layout;
+
+import org.carla.leaderboard.domain.status.StatusFiles;
+
+/**
+ * A submission's objects in its leaderboard's bucket: everything under {@code <submission_id>/}, the logs volume
+ * mirrored at {@link LogsLayout}'s paths, plus the control objects results-relay writes. Whoever reads an object on a
+ * submission's behalf builds its key here (or checks it with {@link #isUnder}), never takes a key from a message.
+ */
+public final class SubmissionLayout {
+
+    /** The object whose presence tells logcopy that the run is cancelled. */
+    public static final String CANCEL_CONTROL = "control/cancel";
+    /** Longest key S3 takes, in UTF-8 bytes. */
+    public static final int MAX_KEY_BYTES = 1024;
+
+    private SubmissionLayout() {
+    }
+
+    /** {@code <submission_id>/}. */
+    public static String prefix(String submissionId) {
+        if (submissionId == null || !submissionId.matches("[A-Za-z0-9_-]{1,64}")) {
+            throw new IllegalArgumentException("a submission id is letters, digits, '_' and '-', was '"
+                    + submissionId + "'");
+        }
+        return submissionId + "/";
+    }
+
+    /** The key of a path of the logs volume (or a control object) under the submission's prefix. */
+    public static String key(String submissionId, String relative) {
+        if (relative.startsWith("/") || relative.contains("..") || relative.contains("//")) {
+            throw new IllegalArgumentException("not a plain relative path: " + relative);
+        }
+        return prefix(submissionId) + relative;
+    }
+
+    public static String cancelControl(String submissionId) {
+        return key(submissionId, CANCEL_CONTROL);
+    }
+
+    /** {@code <submission_id>/containers-status/}. */
+    public static String statusPrefix(String submissionId) {
+        return key(submissionId, StatusFiles.DIRECTORY + "/");
+    }
+
+    /** Whether {@code key} lies under the submission's prefix (and climbs out of it by no {@code ..}). */
+    public static boolean isUnder(String submissionId, String key) {
+        return key != null && key.startsWith(prefix(submissionId)) && !key.contains("/../") && !key.endsWith("/..");
+    }
+
+    /** The results' location as the record keeps it: {@code s3://<bucket>/<submission_id>/}. */
+    public static String location(String bucket, String submissionId) {
+        return "s3://" + bucket + "/" + prefix(submissionId);
+    }
+}
