@@ -72,6 +72,19 @@ public final class SubmissionTable {
     public static final String FAILURE_REASON = "failure_reason";
     public static final String GPU_HOURS = "gpu_hours";
 
+    // Written by every writer at each change of status.
+    /**
+     * The status changes of every run, oldest first: a list of maps {@code at} (ISO-8601), {@code run} (N),
+     * {@code status} ({@link SubmissionStatus} name), {@code by} (the service), {@code detail} (free text, may be
+     * absent). Appended with {@code list_append} in the same conditional write that changes the status.
+     */
+    public static final String HISTORY = "status_history";
+    public static final String HISTORY_AT = "at";
+    public static final String HISTORY_RUN = "run";
+    public static final String HISTORY_STATUS = "status";
+    public static final String HISTORY_BY = "by";
+    public static final String HISTORY_DETAIL = "detail";
+
     private SubmissionTable() {
     }
 
