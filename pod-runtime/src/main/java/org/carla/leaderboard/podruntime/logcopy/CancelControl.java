@@ -2,14 +2,15 @@ package org.carla.leaderboard.podruntime.logcopy;
 
 import java.time.Duration;
 
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
+
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
-/** Whether {@code <submission_id>/control/cancel} exists: results-relay writes it when EvalAI shows a cancel. */
+/** Whether the cancel control object ({@link SubmissionLayout#CANCEL_CONTROL}) exists: results-relay writes it when EvalAI shows a cancel. */
 final class CancelControl {
 
-    static final String KEY = "control/cancel";
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
     private final S3Client s3;
@@ -20,7 +21,7 @@ final class CancelControl {
     CancelControl(S3Client s3, String bucket, String prefix, RequestMeter meter) {
         this.s3 = s3;
         this.bucket = bucket;
-        this.key = prefix + KEY;
+        this.key = prefix + SubmissionLayout.CANCEL_CONTROL;
         this.meter = meter;
     }
 

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 
+import org.carla.leaderboard.domain.event.Progress;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.results.CheckpointMerge;
 import org.carla.leaderboard.domain.results.MergeResult;
 import org.carla.leaderboard.domain.status.StatusFiles;
@@ -58,8 +60,7 @@ public final class Logcopy {
         this.uploads = new LogsUpload(s3, settings.bucket(), settings.prefix(), settings.logsDir(), meter,
                 settings.multipartThreshold(), settings.partSize());
         this.cancelControl = new CancelControl(s3, settings.bucket(), settings.prefix(), meter);
-        this.report = new ProgressReport(sqs, settings.queueUrl(), settings.identity(), settings.submissionId(), meter,
-                clock);
+        this.report = new ProgressReport(sqs, settings.queueUrl(), settings.submission(), settings.run(), meter, clock);
         this.results = new ResultsRefresh(settings.logsDir(), settings.workerPairs(), settings.expectedRoutes());
         this.watch = new StatusWatch(settings.statusDir(), settings.workerPairs());
         this.s3Outage = new Outage("S3", clock);
@@ -72,8 +73,8 @@ public final class Logcopy {
     }
 
     public Ending run() throws InterruptedException {
-        LOG.infof("logcopy: submission %s, %d worker pairs, %s routes expected, every %s: s3://%s/%s, progress to %s",
-                settings.submissionId(), settings.workerPairs(),
+        LOG.infof("logcopy: submission %s run %d, %d worker pairs, %s routes expected, every %s: s3://%s/%s, progress to %s",
+                settings.submissionId(), settings.run(), settings.workerPairs(),
                 settings.expectedRoutes().isPresent() ? settings.expectedRoutes().getAsInt() : "unknown",
                 settings.period(), settings.bucket(), settings.prefix(), settings.queueUrl());
         try {
@@ -98,7 +99,7 @@ public final class Logcopy {
             if (uploaded && Boolean.TRUE.equals(s3(cancelControl::requested))) {
                 return cancel(result);
             }
-            boolean reported = uploaded && sqs(() -> report.send(result)) != null;
+            boolean reported = uploaded && sqs(() -> report.send(result, results.resultsDigest())) != null;
             if (workersDone && uploaded && reported) {
                 return finish(result);
             }
@@ -109,10 +110,11 @@ public final class Logcopy {
 
     private Ending cancel(MergeResult result) throws InterruptedException {
         LOG.infof("logcopy: s3://%s/%s%s found: the submission was cancelled; stopping every container",
-                settings.bucket(), settings.prefix(), CancelControl.KEY);
+                settings.bucket(), settings.prefix(), SubmissionLayout.CANCEL_CONTROL);
         writeStatusFile(StatusFiles.SIMULATION_CANCEL);
         untilDone(() -> s3(uploads::uploadChanged));
-        untilDone(() -> sqs(() -> report.send(result)));
+        untilDone(() -> sqs(() -> report.send(result, results.resultsDigest(), false, Progress.Ending.CANCELLED,
+                List.of())));
         LOG.infof("logcopy: cancelled; %s", meter);
         return Ending.CANCELLED;
     }
@@ -123,6 +125,8 @@ public final class Logcopy {
         // Only now: logcopy.done tells results-relay that everything before it is in S3.
         writeStatusFile(StatusFiles.LOGCOPY_DONE);
         untilDone(() -> s3(uploads::uploadChanged));
+        untilDone(() -> sqs(() -> report.send(result, results.resultsDigest(), false, Progress.Ending.FINISHED,
+                List.of())));
         LOG.infof("logcopy: finished; %s", meter);
         return Ending.FINISHED;
     }

@@ -31,6 +31,7 @@ public final class ResultsRefresh {
     private final int workerPairs;
     private final OptionalInt expectedRoutes;
     private final Map<Path, CheckpointFile> lastGood = new HashMap<>();
+    private String resultsDigest = digest(ResultsJson.write(EvalAiFiles.results(java.util.Optional.empty())));
 
     public ResultsRefresh(Path logsDir, int workerPairs, OptionalInt expectedRoutes) {
         this.logsDir = logsDir;
@@ -83,8 +84,25 @@ public final class ResultsRefresh {
         writeIfChanged(mergedCheckpoint(), merged);
         for (Map.Entry<String, String> file : EvalAiFiles.texts(merged).entrySet()) {
             writeIfChanged(evalAiDir().resolve(file.getKey()), file.getValue());
+            if (file.getKey().equals(EvalAiFiles.RESULTS)) {
+                resultsDigest = digest(file.getValue());
+            }
         }
         return result;
+    }
+
+    /** SHA-256 (hex) of the last {@code results.json} written: what a progress report names as its news. */
+    public String resultsDigest() {
+        return resultsDigest;
+    }
+
+    private static String digest(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JVM", e);
+        }
     }
 
     /** Replaces the file (whole, in one step) only when its text differs. */

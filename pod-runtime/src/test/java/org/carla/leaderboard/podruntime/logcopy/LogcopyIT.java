@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.Progress;
-import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.event.SubmissionRef;
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.results.ResultsJson;
@@ -71,7 +71,7 @@ class LogcopyIT {
     @BeforeAll
     static void startStack() {
         stack = LocalStack.builder().components("s3", "sqs").start();
-        queueUrl = stack.queueUrl("submission-events");
+        queueUrl = stack.queueUrl("progress-reports");
     }
 
     @AfterAll
@@ -147,7 +147,8 @@ class LogcopyIT {
         assertThat(first.routesDone()).isZero();
         assertThat(first.routesTotal()).isEqualTo(2 * pairs);
         assertThat(first.globalResults()).isFalse();
-        assertThat(object(stack.s3(), first.files().stdout())).startsWith("Initializing the submission");
+        assertThat(first.run()).isEqualTo(1);
+        assertThat(object(stack.s3(), settings.prefix() + "evalai/stdout.txt")).startsWith("Initializing the submission");
 
         for (int pair = 1; pair <= pairs; pair++) {
             agentResults(pair, 2, 2 * (pair - 1), 2 * (pair - 1) + 1);
@@ -165,7 +166,11 @@ class LogcopyIT {
         assertThat(last.routesDone()).isEqualTo(2 * pairs);
         assertThat(last.globalResults()).isTrue();
         String prefix = settings.prefix();
-        assertThat(EvalAiFiles.snakeCaseAccuracies(object(stack.s3(), last.files().results())))
+        assertThat(last.ending()).isEqualTo(Progress.Ending.FINISHED);
+        String results = object(stack.s3(), prefix + "evalai/results.json");
+        assertThat(last.resultsDigest()).isEqualTo(java.util.HexFormat.of().formatHex(java.security.MessageDigest
+                .getInstance("SHA-256").digest(results.getBytes(StandardCharsets.UTF_8))));
+        assertThat(EvalAiFiles.snakeCaseAccuracies(results))
                 .containsEntry("driving_score", 80.0).containsEntry("route_completion", 100.0);
         assertThat(object(stack.s3(), prefix + "containers-status/logcopy.done")).isEmpty();
         assertThat(logs.resolve("containers-status/logcopy.done")).exists();
@@ -276,9 +281,9 @@ class LogcopyIT {
 
     private LogcopySettings settings(int pairs, int routes) {
         long pk = SUBMISSIONS.incrementAndGet();
-        var identity = new SubmissionIdentity(pk, 7, 2077, 42, "team", "leaderboard-20", "SENSORS");
-        return new LogcopySettings(logs, logs.resolve(StatusFiles.DIRECTORY), BUCKET, identity.submissionId(), pairs,
-                OptionalInt.of(routes), PERIOD, queueUrl, identity, 16L * 1024 * 1024, 8 * 1024 * 1024);
+        return new LogcopySettings(logs, logs.resolve(StatusFiles.DIRECTORY), BUCKET,
+                new SubmissionRef(pk, 42, "leaderboard-20"), 1, pairs, OptionalInt.of(routes), PERIOD, PERIOD, queueUrl,
+                16L * 1024 * 1024, 8 * 1024 * 1024);
     }
 
     private Future<Logcopy.Ending> start(LogcopySettings settings, S3Client s3) {
@@ -346,8 +351,8 @@ class LogcopyIT {
                 .waitTimeSeconds(1)).messages();
         for (Message message : messages) {
             stack.sqs().deleteMessage(r -> r.queueUrl(queueUrl).receiptHandle(message.receiptHandle()));
-            if (EventCodec.parseSubmissionEvent(message.body()) instanceof Progress progress
-                    && progress.submission().submissionId().equals(settings.submissionId())) {
+            Progress progress = EventCodec.parseProgress(message.body());
+            if (progress.submission().submissionId().equals(settings.submissionId())) {
                 events.add(progress);
             }
         }

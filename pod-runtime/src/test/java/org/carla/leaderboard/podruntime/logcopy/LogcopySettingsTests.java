@@ -15,16 +15,13 @@ class LogcopySettingsTests {
     private static Map<String, String> env() {
         var env = new HashMap<String, String>();
         env.put("S3_BUCKET", "carla-leaderboard-20");
-        env.put("SUBMISSION_EVENTS_QUEUE_URL", "http://127.0.0.1:9324/000000000000/submission-events");
+        env.put("PROGRESS_QUEUE_URL", "http://127.0.0.1:9324/000000000000/progress-reports");
         env.put("WORKER_PAIRS", "4");
         env.put("EXPECTED_ROUTES", "20");
-        env.put("SUBMISSION_PK", "123456");
-        env.put("CHALLENGE_PK", "7");
-        env.put("PHASE_PK", "2077");
+        env.put("SUBMISSION_ID", "123456");
+        env.put("RUN", "2");
         env.put("TEAM_ID", "42");
-        env.put("TEAM_NAME", "the team");
         env.put("LEADERBOARD", "leaderboard-20");
-        env.put("TRACK", "SENSORS");
         return env;
     }
 
@@ -39,7 +36,9 @@ class LogcopySettingsTests {
         assertThat(settings.prefix()).isEqualTo("123456/");
         assertThat(settings.workerPairs()).isEqualTo(4);
         assertThat(settings.expectedRoutes()).hasValue(20);
-        assertThat(settings.identity().teamName()).isEqualTo("the team");
+        assertThat(settings.submission().teamId()).isEqualTo(42);
+        assertThat(settings.run()).isEqualTo(2);
+        assertThat(settings.heartbeat()).isEqualTo(Duration.ofMinutes(5));
     }
 
     @Test
@@ -69,8 +68,13 @@ class LogcopySettingsTests {
         env.remove("LOGS_PERIOD");
         env.put("SUBMISSION_ID", "../other");
         assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessageStartingWith("SUBMISSION_ID must be");
-        env.remove("SUBMISSION_ID");
-        env.put("SUBMISSION_PK", "0");
+        env.put("SUBMISSION_ID", "0");
         assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessageContaining("submission_pk");
+        env.put("SUBMISSION_ID", "123456");
+        env.put("LEADERBOARD", "Leaderboard 20; rm -rf /");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessageContaining("leaderboard");
+        env.put("LEADERBOARD", "leaderboard-20");
+        env.put("RUN", "0");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessageStartingWith("RUN must be");
     }
 }
