@@ -52,6 +52,7 @@ class SubmissionLaunchTests {
         assertThat(request.submission().track()).isEqualTo("SENSORS");
         assertThat(request.imageUri()).isEqualTo(IntakeStack.IMAGE);
         assertThat(request.resume()).isFalse();
+        assertThat(request.run()).isEqualTo(1);
         assertThat(request.trackSpec().renderer()).isEqualTo("opengl");
         assertThat(request.trackSpec().routes()).isEqualTo(20);
         assertThat(request.trackSpec().workerPairs()).isEqualTo(4);
@@ -69,6 +70,16 @@ class SubmissionLaunchTests {
         assertThat(Instant.parse(record.get("submitted_time").s())).isEqualTo(submission.submittedAt());
         assertThat(record.get("start_time").s()).isEqualTo("-");
         assertThat(record.get("end_time").s()).isEqualTo("-");
+        assertThat(record.get("run").n()).isEqualTo("1");
+        assertThat(record.get("challenge_id").s()).isEqualTo(Long.toString(submission.challengePk()));
+        assertThat(record.get("leaderboard").s()).isEqualTo("leaderboard-10");
+        assertThat(record.get("expected_routes").n()).isEqualTo("20");
+        assertThat(record.get("instance_type").s()).isEqualTo("g5.12xlarge");
+        assertThat(record.get("status_history").l()).singleElement().satisfies(entry -> {
+            assertThat(entry.m().get("status").s()).isEqualTo("SUBMITTED");
+            assertThat(entry.m().get("run").n()).isEqualTo("1");
+            assertThat(entry.m().get("by").s()).isEqualTo("ingest-service");
+        });
 
         intake.assertNothingOn(QueuesConfig.SUBMISSION_EVENTS);
         intake.assertNoDeadLetters();
@@ -136,15 +147,49 @@ class SubmissionLaunchTests {
 
         LaunchRequest request = intake.awaitLaunchRequests(1).get(0);
         assertThat(request.resume()).isTrue();
+        assertThat(request.run()).as("a resume is the next run").isEqualTo(2);
         assertThat(request.submission().submissionPk()).isEqualTo(submission.pk());
         assertThat(request.imageUri()).isEqualTo(IntakeStack.IMAGE);
         var record = intake.record("leaderboard-10", team, submission.pk());
         assertThat(record.get("submission_status").s()).isEqualTo("SUBMITTED");
+        assertThat(record.get("run").n()).isEqualTo("2");
         assertThat(record.get("end_time").s()).isEqualTo("-");
         assertThat(record.get("resumes").n()).isEqualTo("1");
         assertThat(Instant.parse(record.get("submitted_time").s())).isEqualTo(submission.submittedAt());
+        assertThat(record.get("status_history").l()).extracting(e -> e.m().get("run").n()).containsExactly("1", "2");
         assertThat(IntakeStack.metric("ingest_submissions_launched_total", "resume", "true"))
                 .isEqualTo(resumedBefore + 1);
+    }
+
+    @Test
+    void aResumeDeliveredAgainNeverStartsASecondRunNorCountsTwice() throws Exception {
+        long team = IntakeStack.uniqueTeam();
+        var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "resume twice", 1187,
+                IntakeStack.IMAGE));
+        intake.awaitLaunchRequests(1);
+        intake.failOnEvalAi(submission.challengePk(), 1187, submission.pk());
+        intake.setStatus("leaderboard-10", team, submission.pk(), "FAILED");
+        stack.evalAi().resume(submission.pk());
+        assertThat(intake.awaitLaunchRequests(1).get(0).run()).isEqualTo(2);
+        String resume = IntakeStack.announcement(submission.challengePk(), 1187, submission.pk(), IntakeStack.IMAGE);
+
+        // Again while run 2 waits for its Job: the same run is asked for once more (the first request may be lost).
+        intake.announce(resume);
+        LaunchRequest again = intake.awaitLaunchRequests(1).get(0);
+        assertThat(again.run()).isEqualTo(2);
+        assertThat(again.resume()).isTrue();
+
+        // Run 2 ended while EvalAI still shows the same resume: a late copy of its message opens no run 3.
+        intake.setStatus("leaderboard-10", team, submission.pk(), "FAILED");
+        double repeatedBefore = IntakeStack.metric("ingest_submissions_repeated_total");
+        intake.announce(resume);
+        intake.awaitSubmissionsHandled();
+        intake.assertNothingOn(QueuesConfig.LAUNCH_REQUESTS);
+        var record = intake.record("leaderboard-10", team, submission.pk());
+        assertThat(record.get("run").n()).isEqualTo("2");
+        assertThat(record.get("resumes").n()).isEqualTo("1");
+        assertThat(IntakeStack.metric("ingest_submissions_repeated_total")).isEqualTo(repeatedBefore + 1);
+        intake.assertNoDeadLetters();
     }
 
     @Test
@@ -162,6 +207,7 @@ class SubmissionLaunchTests {
         assertThat(second.submission()).isEqualTo(first.submission());
         assertThat(second.trackSpec()).isEqualTo(first.trackSpec());
         assertThat(second.resume()).isFalse();
+        assertThat(second.run()).isEqualTo(first.run());
         assertThat(intake.record("leaderboard-10", team, submission.pk()).get("submitted_time").s())
                 .isEqualTo(submittedTime);
 

@@ -14,6 +14,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param status              EvalAI's status ({@code submitted}, {@code cancelled}, {@code resuming}, ...)
  * @param challengePhase      the phase pk
  * @param submittedAt         ISO-8601 time EvalAI took the submission, when given
+ * @param rerunResumedAt      ISO-8601 time of the host's last resume of it, when it was resumed: what makes one resume
+ *                            different from a repeated delivery of the same one
  */
 @RegisterForReflection
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -23,5 +25,6 @@ public record EvalAiSubmission(
         @JsonProperty("participant_team_name") String participantTeamName,
         @JsonProperty("status") String status,
         @JsonProperty("challenge_phase") Long challengePhase,
-        @JsonProperty("submitted_at") String submittedAt) {
+        @JsonProperty("submitted_at") String submittedAt,
+        @JsonProperty("rerun_resumed_at") String rerunResumedAt) {
 }

@@ -3,7 +3,6 @@ package org.carla.leaderboard.ingest.service;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
-import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -32,9 +31,10 @@ import org.jboss.logging.Logger;
  * the decision is published and the message may be deleted; a {@link MalformedEventException} or
  * {@link RejectedMessageException} sends it to the dead-letter queue; anything else returns it to the queue.
  *
- * <p>A message delivered twice: while the record is still SUBMITTED the decision is published again (the first
- * publish may have been lost) and job-launcher, which names the Job after the submission, creates no second Job;
- * once the record has moved on, nothing is published.
+ * <p>Every launch is a numbered run of the submission, kept in its record: the first announcement opens run 1, each
+ * resume on EvalAI the next one. A message delivered twice: while the record is still SUBMITTED in that run the
+ * decision is published again (the first publish may have been lost) and job-launcher, which claims a run once,
+ * creates no second Job; once the record has moved on, nothing is published.
  */
 @ApplicationScoped
 public class SubmissionIntake implements MessageHandler {
@@ -43,12 +43,12 @@ public class SubmissionIntake implements MessageHandler {
 
     private final TrackCatalog catalog;
     private final EvalAiClient evalAi;
-    private final QualifierTable qualifiers;
+    private final QualifiedTeams qualifiers;
     private final SubmissionRecords records;
     private final EventPublisher publisher;
     private final IntakeMetrics metrics;
 
-    SubmissionIntake(TrackCatalog catalog, EvalAiClient evalAi, QualifierTable qualifiers, SubmissionRecords records,
+    SubmissionIntake(TrackCatalog catalog, EvalAiClient evalAi, QualifiedTeams qualifiers, SubmissionRecords records,
             EventPublisher publisher, IntakeMetrics metrics) {
         this.catalog = catalog;
         this.evalAi = evalAi;
@@ -91,34 +91,35 @@ public class SubmissionIntake implements MessageHandler {
 
     private void launch(SubmissionIdentity identity, SubmissionAnnounced announced, EvalAiSubmission submission,
             TrackSpec track, String image, boolean resume, Instant now, Instant announcedAt) {
-        var record = record(identity, announced, submission, track, image, now);
+        var record = record(identity, submission, track, image, now);
         String table = table(track);
-        Optional<String> movedOn = resume ? records.recordResumed(table, record, now)
-                : records.recordAnnounced(table, record);
-        if (movedOn.isPresent()) {
-            LOG.infof("submission %d is already %s: repeated %s, nothing launched", identity.submissionPk(),
-                    movedOn.get(), resume ? "resume" : "announcement");
+        var outcome = resume ? records.recordResumed(table, record, resumedAt(submission, now), now)
+                : records.recordAnnounced(table, record, now);
+        if (outcome.launch().isEmpty()) {
+            LOG.infof("submission %d is already %s in run %d: repeated %s, nothing launched", identity.submissionPk(),
+                    outcome.status(), outcome.run(), resume ? "resume" : "announcement");
             metrics.repeated(announcedAt);
             return;
         }
-        publisher.launch(LaunchRequest.of(identity, image, resume, track, now));
+        int run = outcome.launch().get();
+        publisher.launch(LaunchRequest.of(identity, run, image, resume, track, now));
         metrics.launched(resume, announcedAt);
-        LOG.infof("submission %d of team %d on %s/%s: launch requested (%d worker pairs%s)", identity.submissionPk(),
-                identity.teamId(), track.leaderboard(), track.track(), track.effectiveWorkerPairs(),
-                resume ? ", resume" : "");
+        LOG.infof("submission %d run %d of team %d on %s/%s: launch requested (%d worker pairs%s)",
+                identity.submissionPk(), run, identity.teamId(), track.leaderboard(), track.track(),
+                track.effectiveWorkerPairs(), resume ? ", resume" : "");
     }
 
     private void notLaunched(SubmissionIdentity identity, SubmissionAnnounced announced, EvalAiSubmission submission,
             TrackSpec track, NotLaunched.Reason reason, String detail, Instant now, Instant announcedAt) {
-        var record = record(identity, announced, submission, track, announced.imageUri().orElse(null), now);
-        Optional<String> movedOn = records.recordAnnounced(table(track), record);
-        if (movedOn.isPresent()) {
-            LOG.infof("submission %d is already %s: repeated announcement, nothing published",
-                    identity.submissionPk(), movedOn.get());
+        var record = record(identity, submission, track, announced.imageUri().orElse(null), now);
+        var outcome = records.recordAnnounced(table(track), record, now);
+        if (outcome.launch().isEmpty()) {
+            LOG.infof("submission %d is already %s in run %d: repeated announcement, nothing published",
+                    identity.submissionPk(), outcome.status(), outcome.run());
             metrics.repeated(announcedAt);
             return;
         }
-        publisher.notLaunched(NotLaunched.of(identity, reason, detail, now));
+        publisher.notLaunched(NotLaunched.of(identity, outcome.launch().get(), reason, detail, now));
         metrics.notLaunched(reason, announcedAt);
         LOG.infof("submission %d of team %d on %s/%s not launched (%s): %s", identity.submissionPk(),
                 identity.teamId(), track.leaderboard(), track.track(), reason, detail);
@@ -150,22 +151,29 @@ public class SubmissionIntake implements MessageHandler {
                 submission.participantTeam(), submission.participantTeamName(), track.leaderboard(), track.track());
     }
 
-    private static SubmissionRecord record(SubmissionIdentity identity, SubmissionAnnounced announced,
-            EvalAiSubmission submission, TrackSpec track, String image, Instant now) {
-        return new SubmissionRecord(identity, announced.phasePk(), image, track.effectiveWorkerPairs(),
-                submittedAt(submission, now));
+    private static SubmissionRecord record(SubmissionIdentity identity, EvalAiSubmission submission, TrackSpec track,
+            String image, Instant now) {
+        return new SubmissionRecord(identity, track, image, time(submission.submittedAt(), now));
+    }
+
+    /**
+     * The resume's own time on EvalAI, which tells a new resume from a repeated delivery of the same one; without it
+     * (an EvalAI that does not say), the message's arrival.
+     */
+    private static Instant resumedAt(EvalAiSubmission submission, Instant fallback) {
+        return time(submission.rerunResumedAt(), fallback);
     }
 
     private String table(TrackSpec track) {
         return catalog.leaderboard(track.leaderboard()).orElseThrow().submissionsTable();
     }
 
-    private static Instant submittedAt(EvalAiSubmission submission, Instant fallback) {
-        if (submission.submittedAt() == null || submission.submittedAt().isBlank()) {
+    private static Instant time(String value, Instant fallback) {
+        if (value == null || value.isBlank()) {
             return fallback;
         }
         try {
-            return OffsetDateTime.parse(submission.submittedAt()).toInstant();
+            return OffsetDateTime.parse(value).toInstant();
         } catch (DateTimeParseException e) {
             return fallback;
         }

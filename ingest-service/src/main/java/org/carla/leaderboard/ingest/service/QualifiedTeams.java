@@ -1,5 +1,8 @@
 package org.carla.leaderboard.ingest.service;
 
+import static org.carla.leaderboard.domain.record.QualifierTable.TEAM_ID;
+import static org.carla.leaderboard.domain.record.QualifierTable.TRACK_CODENAME;
+
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,15 +14,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The passed qualifiers (results-relay adds a team when it passes a qualifier track): the gate of a gated track. */
 @ApplicationScoped
-public class QualifierTable {
-
-    static final String TEAM_ID = "team_id";
-    static final String TRACK_CODENAME = "track_codename";
+public class QualifiedTeams {
 
     private final DynamoDbClient dynamo;
     private final String table;
 
-    QualifierTable(DynamoDbClient dynamo, TrackCatalog catalog) {
+    QualifiedTeams(DynamoDbClient dynamo, TrackCatalog catalog) {
         this.dynamo = dynamo;
         this.table = catalog.qualifierTable();
     }
