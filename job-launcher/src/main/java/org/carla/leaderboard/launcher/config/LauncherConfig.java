@@ -25,8 +25,12 @@ public interface LauncherConfig {
     @WithDefault("PT24H")
     Duration ttlAfterFinished();
 
-    /** The submission-events queue as logcopy reaches it (by default the launcher's own {@code queues.submission-events.url}). */
-    String submissionEventsQueueUrl();
+    /** The progress-reports queue as logcopy reaches it (by default {@code queues.progress-reports.url}). */
+    String progressReportsQueueUrl();
+
+    /** How long logcopy stays silent when nothing changed before it sends a heartbeat. */
+    @WithDefault("PT5M")
+    Duration heartbeatPeriod();
 
     /** How often logcopy uploads the logs and reports progress. */
     @WithDefault("PT10S")

@@ -22,6 +22,8 @@ public final class JobMetadata {
     public static final String TEAM_ID = "leaderboard.carla.org/team-id";
     public static final String LEADERBOARD = "leaderboard.carla.org/leaderboard";
     public static final String TRACK = "leaderboard.carla.org/track";
+    /** The run of the submission the Job runs (label and pod label): 1, 2, ... */
+    public static final String RUN = "leaderboard.carla.org/run";
     /** Pod template label the submissions namespace's NetworkPolicy selects: without it a pod has no network. */
     public static final String WORKLOAD = "leaderboard.carla.org/workload";
     public static final String WORKLOAD_SUBMISSION = "submission";
@@ -55,6 +57,18 @@ public final class JobMetadata {
         try {
             return Optional.of(EventCodec.mapper().readValue(json, SubmissionIdentity.class));
         } catch (JsonProcessingException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The run the Job runs; empty when the label is missing or not a run number (edited by hand). */
+    public static Optional<Integer> run(Job job) {
+        var labels = job.getMetadata() == null ? null : job.getMetadata().getLabels();
+        String value = labels == null ? null : labels.get(RUN);
+        try {
+            int run = value == null ? 0 : Integer.parseInt(value);
+            return run >= 1 ? Optional.of(run) : Optional.empty();
+        } catch (NumberFormatException e) {
             return Optional.empty();
         }
     }

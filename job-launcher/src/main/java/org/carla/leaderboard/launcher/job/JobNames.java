@@ -29,12 +29,16 @@ public final class JobNames {
     }
 
     /**
-     * {@code <team>-<track>-<submission id>}, lower-case alphanumerics and '-', at most 63 characters. The team and track
-     * parts are shortened first; the id is never cut, and since it is the last '-'-separated part and holds no '-',
-     * two submissions never share a name.
+     * {@code <team>-<track>-<submission id>-r<run>}, lower-case alphanumerics and '-', at most 63 characters. The team
+     * and track parts are shortened first; the id and run are never cut, and since they are the last two
+     * '-'-separated parts and hold no '-', two runs (of one submission or of two) never share a name: a resumed run
+     * never meets its earlier run's Job under its own name.
      */
-    public static String forSubmission(SubmissionIdentity submission) {
-        String id = slug(submission.submissionId());
+    public static String forRun(SubmissionIdentity submission, int run) {
+        if (run < 1) {
+            throw new IllegalArgumentException("runs are numbered from 1, was " + run);
+        }
+        String id = slug(submission.submissionId()) + "-r" + run;
         String track = truncate(slug(submission.track()), MAX_TRACK_LENGTH);
         String team = slug(submission.teamName());
         if (team.isEmpty()) {

@@ -1,5 +1,33 @@
 package org.carla.leaderboard.launcher.job;
 
+import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_PORT;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_PYTHON_API_ROOT;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_PYTHON_API_VOLUME;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_RENDERER;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.CHALLENGE_TRACK_CODENAME;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.EXPECTED_ROUTES;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.HEARTBEAT_PERIOD;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_ROOT;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_VOLUME;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.LOGS_DIR;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.LOGS_PERIOD;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.NVIDIA_VISIBLE_DEVICES;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.PROGRESS_QUEUE_URL;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.REPETITIONS;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.RESUME;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.ROUTES;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.ROUTES_SUBSET;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.RUN;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.S3_BUCKET;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.SCENARIO_RUNNER_ROOT;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.SCENARIO_RUNNER_VOLUME;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.STATUS_DIR;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.SUBMISSION_ID;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.TEAM_ID;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.WORKER_ID;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.WORKER_PAIRS;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,6 +36,9 @@ import java.util.Optional;
 
 import org.carla.leaderboard.domain.event.LaunchRequest;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.pod.PodEnvironment;
+import org.carla.leaderboard.domain.status.StatusFiles.Role;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.launcher.config.LauncherConfig;
 
@@ -37,8 +68,8 @@ public final class SubmissionJob {
     static final String POD_RUNTIME_DIR = "/opt/pod-runtime";
     static final String POD_RUNTIME = POD_RUNTIME_DIR + "/pod-runtime";
     static final String POD_RUNTIME_IMAGE_BINARY = "/usr/local/bin/pod-runtime";
-    static final String LOGS_DIR = "/tmp/logs";
-    static final String STATUS_DIR = LOGS_DIR + "/containers-status";
+    static final String LOGS_PATH = "/tmp/logs";
+    static final String STATUS_PATH = LOGS_PATH + "/" + LogsLayout.STATUS_DIR;
     static final int FIRST_CARLA_PORT = 2000;
     static final int CARLA_PORT_STEP = 100;
 
@@ -71,6 +102,7 @@ public final class SubmissionJob {
         labels.put(JobMetadata.TEAM_ID, JobNames.labelValue(Long.toString(submission.teamId())));
         labels.put(JobMetadata.LEADERBOARD, JobNames.labelValue(submission.leaderboard()));
         labels.put(JobMetadata.TRACK, JobNames.labelValue(submission.track()));
+        labels.put(JobMetadata.RUN, Integer.toString(request.run()));
         kueueQueue.ifPresent(queue -> labels.put(JobMetadata.KUEUE_QUEUE, JobNames.labelValue(queue)));
 
         var annotations = new LinkedHashMap<String, String>();
@@ -86,8 +118,8 @@ public final class SubmissionJob {
             var skipped = new ArrayList<String>();
             skipped.add("install-pod-runtime");
             for (int i = 1; i <= pairs; i++) {
-                skipped.add("simulator-" + i);
-                skipped.add("agent-" + i);
+                skipped.add(Role.SIMULATOR.container(i));
+                skipped.add(Role.AGENT.container(i));
             }
             podAnnotations.put(JobMetadata.SKIP_AWS_CONTAINERS, String.join(",", skipped));
         }
@@ -101,7 +133,7 @@ public final class SubmissionJob {
 
         return new JobBuilder()
                 .withNewMetadata()
-                    .withName(JobNames.forSubmission(submission))
+                    .withName(JobNames.forRun(submission, request.run()))
                     .withNamespace(config.namespace())
                     .withLabels(labels)
                     .withAnnotations(annotations)
@@ -116,6 +148,7 @@ public final class SubmissionJob {
                         .withNewMetadata()
                             .addToLabels(JobMetadata.WORKLOAD, JobMetadata.WORKLOAD_SUBMISSION)
                             .addToLabels(JobMetadata.SUBMISSION_ID, labels.get(JobMetadata.SUBMISSION_ID))
+                            .addToLabels(JobMetadata.RUN, labels.get(JobMetadata.RUN))
                             .withAnnotations(podAnnotations)
                         .endMetadata()
                         .withNewSpec()
@@ -167,15 +200,16 @@ public final class SubmissionJob {
                 .withImage(track.leaderboardImage())
                 .withCommand(POD_RUNTIME, "init")
                 .withEnv(withRegion(List.of(
-                        env("SUBMISSION_ID", request.submission().submissionId()),
-                        env("WORKER_PAIRS", Integer.toString(pairs)),
-                        env("RESUME", Boolean.toString(request.resume())),
-                        env("S3_BUCKET", track.bucket()),
-                        env("LOGS_DIR", LOGS_DIR),
-                        env("STATUS_DIR", STATUS_DIR),
-                        env("LEADERBOARD_VOLUME", "/tmp/leaderboard"),
-                        env("SCENARIO_RUNNER_VOLUME", "/tmp/scenario_runner"),
-                        env("CARLA_PYTHON_API_VOLUME", "/tmp/CARLA"))))
+                        env(SUBMISSION_ID, request.submission().submissionId()),
+                        env(RUN, Integer.toString(request.run())),
+                        env(WORKER_PAIRS, Integer.toString(pairs)),
+                        env(RESUME, Boolean.toString(request.resume())),
+                        env(S3_BUCKET, track.bucket()),
+                        env(LOGS_DIR, LOGS_PATH),
+                        env(STATUS_DIR, STATUS_PATH),
+                        env(LEADERBOARD_VOLUME, "/tmp/leaderboard"),
+                        env(SCENARIO_RUNNER_VOLUME, "/tmp/scenario_runner"),
+                        env(CARLA_PYTHON_API_VOLUME, "/tmp/CARLA"))))
                 .withVolumeMounts(podRuntimeMount(), logsMount(),
                         mount("leaderboard", "/tmp/leaderboard", false),
                         mount("scenario-runner", "/tmp/scenario_runner", false),
@@ -188,10 +222,10 @@ public final class SubmissionJob {
     private Container simulator(LaunchRequest request, int worker, int pairs) {
         TrackSpec track = request.trackSpec();
         return new ContainerBuilder()
-                .withName("simulator-" + worker)
+                .withName(Role.SIMULATOR.container(worker))
                 .withImage(track.simulatorImage())
                 .withCommand(POD_RUNTIME, "simulator")
-                .withEnv(pairEnv(request, worker, pairs, List.of(env("CARLA_RENDERER", track.renderer()))))
+                .withEnv(pairEnv(request, worker, pairs, List.of(env(CARLA_RENDERER, track.renderer()))))
                 .withVolumeMounts(podRuntimeMount(), logsMount(), mount("x11", "/tmp/.X11-unix", false))
                 .withResources(resources("simulator", true))
                 // CARLA needs the GPU devices and the host's X11 socket, as in the original Job.
@@ -202,18 +236,18 @@ public final class SubmissionJob {
     private Container agent(LaunchRequest request, int worker, int pairs, RouteSubset subset) {
         TrackSpec track = request.trackSpec();
         return new ContainerBuilder()
-                .withName("agent-" + worker)
+                .withName(Role.AGENT.container(worker))
                 .withImage(request.imageUri())
                 .withCommand(POD_RUNTIME, "agent")
                 .withEnv(pairEnv(request, worker, pairs, List.of(
-                        env("CHALLENGE_TRACK_CODENAME", track.track()),
-                        env("ROUTES", track.routesFile()),
-                        env("ROUTES_SUBSET", subset.toString()),
-                        env("REPETITIONS", Integer.toString(track.repetitions())),
-                        env("RESUME", Boolean.toString(request.resume())),
-                        env("LEADERBOARD_ROOT", "/workspace/leaderboard"),
-                        env("SCENARIO_RUNNER_ROOT", "/workspace/scenario_runner"),
-                        env("CARLA_PYTHON_API_ROOT", "/workspace/CARLA"))))
+                        env(CHALLENGE_TRACK_CODENAME, track.track()),
+                        env(ROUTES, track.routesFile()),
+                        env(ROUTES_SUBSET, subset.toString()),
+                        env(REPETITIONS, Integer.toString(track.repetitions())),
+                        env(RESUME, Boolean.toString(request.resume())),
+                        env(LEADERBOARD_ROOT, "/workspace/leaderboard"),
+                        env(SCENARIO_RUNNER_ROOT, "/workspace/scenario_runner"),
+                        env(CARLA_PYTHON_API_ROOT, "/workspace/CARLA"))))
                 .withVolumeMounts(podRuntimeMount(), logsMount(),
                         mount("leaderboard", "/workspace/leaderboard", false),
                         mount("scenario-runner", "/workspace/scenario_runner", false),
@@ -231,21 +265,18 @@ public final class SubmissionJob {
                 .withImage(track.podRuntimeImage())
                 .withCommand(POD_RUNTIME, "logcopy")
                 .withEnv(withRegion(List.of(
-                        env("SUBMISSION_ID", submission.submissionId()),
-                        env("WORKER_PAIRS", Integer.toString(pairs)),
-                        env("S3_BUCKET", track.bucket()),
-                        env("SUBMISSION_EVENTS_QUEUE_URL", config.submissionEventsQueueUrl()),
-                        env("EXPECTED_ROUTES", Integer.toString(track.expectedRouteRecords())),
-                        env("LOGS_PERIOD", Long.toString(config.logsPeriod().toSeconds())),
-                        env("SUBMISSION_PK", Long.toString(submission.submissionPk())),
-                        env("CHALLENGE_PK", Long.toString(submission.challengePk())),
-                        env("PHASE_PK", Long.toString(submission.phasePk())),
-                        env("TEAM_ID", Long.toString(submission.teamId())),
-                        env("TEAM_NAME", submission.teamName()),
-                        env("LEADERBOARD", submission.leaderboard()),
-                        env("TRACK", submission.track()),
-                        env("LOGS_DIR", LOGS_DIR),
-                        env("STATUS_DIR", STATUS_DIR))))
+                        env(SUBMISSION_ID, submission.submissionId()),
+                        env(TEAM_ID, Long.toString(submission.teamId())),
+                        env(LEADERBOARD, submission.leaderboard()),
+                        env(RUN, Integer.toString(request.run())),
+                        env(WORKER_PAIRS, Integer.toString(pairs)),
+                        env(S3_BUCKET, track.bucket()),
+                        env(PROGRESS_QUEUE_URL, config.progressReportsQueueUrl()),
+                        env(EXPECTED_ROUTES, Integer.toString(track.expectedRouteRecords())),
+                        env(LOGS_PERIOD, PodEnvironment.seconds(config.logsPeriod())),
+                        env(HEARTBEAT_PERIOD, PodEnvironment.seconds(config.heartbeatPeriod())),
+                        env(LOGS_DIR, LOGS_PATH),
+                        env(STATUS_DIR, STATUS_PATH))))
                 .withVolumeMounts(podRuntimeMount(), logsMount())
                 .withResources(resources("logcopy", false))
                 .withSecurityContext(restricted())
@@ -255,13 +286,14 @@ public final class SubmissionJob {
     /** The variables every pair role shares; WORKER_ID counts from 1, the GPU index from 0. */
     private List<EnvVar> pairEnv(LaunchRequest request, int worker, int pairs, List<EnvVar> roleEnv) {
         var env = new ArrayList<EnvVar>();
-        env.add(env("SUBMISSION_ID", request.submission().submissionId()));
-        env.add(env("WORKER_PAIRS", Integer.toString(pairs)));
-        env.add(env("WORKER_ID", Integer.toString(worker)));
-        env.add(env("CARLA_PORT", Integer.toString(FIRST_CARLA_PORT + CARLA_PORT_STEP * (worker - 1))));
-        env.add(env("NVIDIA_VISIBLE_DEVICES", Integer.toString(worker - 1)));
-        env.add(env("LOGS_DIR", LOGS_DIR));
-        env.add(env("STATUS_DIR", STATUS_DIR));
+        env.add(env(SUBMISSION_ID, request.submission().submissionId()));
+        env.add(env(RUN, Integer.toString(request.run())));
+        env.add(env(WORKER_PAIRS, Integer.toString(pairs)));
+        env.add(env(WORKER_ID, Integer.toString(worker)));
+        env.add(env(CARLA_PORT, Integer.toString(FIRST_CARLA_PORT + CARLA_PORT_STEP * (worker - 1))));
+        env.add(env(NVIDIA_VISIBLE_DEVICES, Integer.toString(worker - 1)));
+        env.add(env(LOGS_DIR, LOGS_PATH));
+        env.add(env(STATUS_DIR, STATUS_PATH));
         env.addAll(roleEnv);
         return env;
     }
@@ -271,7 +303,7 @@ public final class SubmissionJob {
             return env;
         }
         var all = new ArrayList<>(env);
-        all.add(env("AWS_REGION", config.aws().region().get()));
+        all.add(env(PodEnvironment.AWS_REGION, config.aws().region().get()));
         return all;
     }
 
@@ -302,7 +334,7 @@ public final class SubmissionJob {
     }
 
     private static VolumeMount logsMount() {
-        return mount("logs", LOGS_DIR, false);
+        return mount("logs", LOGS_PATH, false);
     }
 
     private static VolumeMount mount(String volume, String path, boolean readOnly) {

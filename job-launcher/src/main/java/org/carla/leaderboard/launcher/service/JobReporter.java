@@ -93,22 +93,23 @@ public class JobReporter {
     private boolean publish(Job job) {
         String name = job.getMetadata().getName();
         Optional<SubmissionIdentity> submission = JobMetadata.submission(job);
-        if (submission.isEmpty()) {
+        Optional<Integer> run = JobMetadata.run(job);
+        if (submission.isEmpty() || run.isEmpty()) {
             metrics.jobUnreportable();
-            LOG.errorf("Job %s has no readable %s annotation: its end cannot be reported; left in place for an operator",
-                    name, JobMetadata.SUBMISSION);
+            LOG.errorf("Job %s has no readable %s annotation or %s label: its end cannot be reported; left in place "
+                    + "for an operator", name, JobMetadata.SUBMISSION, JobMetadata.RUN);
             return false;
         }
         Instant now = Instant.now();
         JobEnd end = JobEnd.of(job).orElseGet(() -> JobEnd.deleted(job, now));
-        events.publish(JobFinished.of(submission.get(), name, end.outcome(), end.reason(),
+        events.publish(JobFinished.of(submission.get(), run.get(), name, end.outcome(), end.reason(),
                 JobMetadata.workerPairs(job), end.startedAt(), end.finishedAt(), containerOutcomes(name), now));
         synchronized (reported) {
             reported.add(job.getMetadata().getUid());
         }
         metrics.jobFinished(end.outcome(), end.reason());
-        LOG.infof("submission %s: Job %s ended, %s (%s); job-finished published", submission.get().submissionId(),
-                name, end.outcome(), end.reason());
+        LOG.infof("submission %s run %d: Job %s ended, %s (%s); job-finished published",
+                submission.get().submissionId(), run.get(), name, end.outcome(), end.reason());
         return true;
     }
 
@@ -173,7 +174,15 @@ public class JobReporter {
         }
         int restarts = status.getRestartCount() == null ? 0 : status.getRestartCount();
         return new ContainerOutcome(status.getName(), restarts, ended == null ? null : ended.getExitCode(),
-                ended == null ? null : ended.getReason());
+                ended == null ? null : ended.getReason(), ended == null ? null : instant(ended.getFinishedAt()));
+    }
+
+    private static Instant instant(String timestamp) {
+        try {
+            return timestamp == null ? null : Instant.parse(timestamp);
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     private static ContainerStateTerminated terminated(ContainerState state) {

@@ -68,7 +68,8 @@ public class SubmissionLauncher implements MessageHandler {
                 throw e;
             }
         }
-        events.publish(JobStarted.of(request.submission(), name, Instant.now()));
+        // Until job-launcher watches the pod, the Job's creation stands for its start.
+        events.publish(JobStarted.of(request.submission(), request.run(), name, Instant.now(), Instant.now()));
     }
 
     private void alreadyCreated(String name, String submissionId) {

@@ -17,10 +17,10 @@ class JobNamesTests {
 
     @Test
     void aPlainTeamReadsAsItIs() {
-        assertThat(JobNames.forSubmission(identity(412977, "Team Ætna", "SENSORS")))
-                .isEqualTo("team-aetna-sensors-412977");
-        assertThat(JobNames.forSubmission(identity(7, "Café Über", "MAP_QUALIFIER")))
-                .isEqualTo("cafe-uber-map-qualifier-7");
+        assertThat(JobNames.forRun(identity(412977, "Team Ætna", "SENSORS"), 1))
+                .isEqualTo("team-aetna-sensors-412977-r1");
+        assertThat(JobNames.forRun(identity(7, "Café Über", "MAP_QUALIFIER"), 12))
+                .isEqualTo("cafe-uber-map-qualifier-7-r12");
     }
 
     @Test
@@ -28,16 +28,17 @@ class JobNamesTests {
         long id = Long.MAX_VALUE;
         for (String team : List.of("🚗🚗🚗", "../;rm -rf /", "x".repeat(300), "---", "$(reboot)", "\u0000\n\t",
                 "ＡＢＣ", "a-".repeat(100), "Ω", "\"'`<>|&")) {
-            String name = JobNames.forSubmission(identity(id, team, "SENSORS"));
-            assertThat(name).as(team).matches(DNS_LABEL).endsWith("-" + id).hasSizeLessThanOrEqualTo(63);
+            String name = JobNames.forRun(identity(id, team, "SENSORS"), Integer.MAX_VALUE);
+            assertThat(name).as(team).matches(DNS_LABEL).endsWith("-" + id + "-r" + Integer.MAX_VALUE)
+                    .hasSizeLessThanOrEqualTo(63);
         }
-        assertThat(JobNames.forSubmission(identity(5, "🚗", "SENSORS"))).isEqualTo("team-sensors-5");
+        assertThat(JobNames.forRun(identity(5, "🚗", "SENSORS"), 1)).isEqualTo("team-sensors-5-r1");
     }
 
     @Test
-    void generatedNamesAreValidAndUniquePerSubmission() {
+    void generatedNamesAreValidAndUniquePerRun() {
         var random = new Random(20261121);
-        var names = new HashMap<String, Long>();
+        var names = new HashMap<String, String>();
         for (int n = 0; n < 5_000; n++) {
             long id = 1 + (random.nextBoolean() ? random.nextInt(1_000_000) : random.nextLong(Long.MAX_VALUE - 1));
             String team = randomText(random, random.nextInt(320));
@@ -45,11 +46,12 @@ class JobNamesTests {
             if (track.isBlank() || team.isBlank()) {
                 continue;
             }
-            String name = JobNames.forSubmission(identity(id, team, track));
+            int run = 1 + random.nextInt(random.nextBoolean() ? 3 : Integer.MAX_VALUE);
+            String name = JobNames.forRun(identity(id, team, track), run);
             assertThat(name).as("team %s track %s", team, track).matches(DNS_LABEL).hasSizeLessThanOrEqualTo(63)
-                    .endsWith("-" + id);
-            Long previous = names.put(name, id);
-            assertThat(previous == null || previous == id).as("%s named two submissions", name).isTrue();
+                    .endsWith("-" + id + "-r" + run);
+            String previous = names.put(name, id + "/" + run);
+            assertThat(previous == null || previous.equals(id + "/" + run)).as("%s named two runs", name).isTrue();
         }
     }
 

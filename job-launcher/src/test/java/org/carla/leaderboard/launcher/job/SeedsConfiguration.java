@@ -24,7 +24,7 @@ import io.smallrye.config.SmallRyeConfigBuilder;
  */
 public final class SeedsConfiguration {
 
-    public static final String SUBMISSION_EVENTS_URL = "https://sqs.us-east-1.amazonaws.com/123456789012/submission-events";
+    public static final String PROGRESS_REPORTS_URL = "https://sqs.us-east-1.amazonaws.com/123456789012/progress-reports";
 
     private SeedsConfiguration() {
     }
@@ -35,7 +35,7 @@ public final class SeedsConfiguration {
 
     public static LauncherConfig launcherConfig(Map<String, String> overrides) {
         var values = new HashMap<String, String>();
-        values.put("queues.submission-events.url", SUBMISSION_EVENTS_URL);
+        values.put("queues.progress-reports.url", PROGRESS_REPORTS_URL);
         values.putAll(overrides);
         SmallRyeConfig config = new SmallRyeConfigBuilder()
                 .addDefaultInterceptors()
@@ -58,7 +58,7 @@ public final class SeedsConfiguration {
     }
 
     public static LaunchRequest request() {
-        return LaunchRequest.of(submission("Team Ætna"),
+        return LaunchRequest.of(submission("Team Ætna"), 1,
                 "342236305043.dkr.ecr.us-west-2.amazonaws.com/bm-586a194d-team-5817:v3", false, sensorsTrack(),
                 Instant.parse("2026-11-21T10:15:30Z"));
     }

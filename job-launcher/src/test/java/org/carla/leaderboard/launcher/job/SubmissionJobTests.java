@@ -71,7 +71,7 @@ class SubmissionJobTests {
         var track = new org.carla.leaderboard.domain.track.TrackSpec(spec.leaderboard(), spec.track(), spec.bucket(),
                 spec.routesFile(), 3, 2, 4, spec.instanceType(), spec.simulatorImage(), spec.leaderboardImage(),
                 spec.podRuntimeImage(), spec.renderer(), 600, 1, false, null, Map.of());
-        LaunchRequest request = LaunchRequest.of(SeedsConfiguration.submission("t"), "agent:1", true, track,
+        LaunchRequest request = LaunchRequest.of(SeedsConfiguration.submission("t"), 2, "agent:1", true, track,
                 SeedsConfiguration.request().requestedAt());
 
         Job job = jobs.build(request);

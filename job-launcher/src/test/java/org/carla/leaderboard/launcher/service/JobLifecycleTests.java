@@ -57,6 +57,8 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = @ResourceArg(name = "components", value = "sqs"))
 class JobLifecycleTests {
 
+    private static final Instant AGENT_FINISHED = Instant.parse("2026-11-21T12:00:00Z");
+
     private static final AtomicLong SUBMISSIONS = new AtomicLong(Instant.now().getEpochSecond() % 1_000_000 * 100);
 
     @InjectLocalStack
@@ -121,7 +123,8 @@ class JobLifecycleTests {
         assertThat(finished.finishedAt()).isEqualTo(completed);
         assertThat(finished.workerPairs()).isEqualTo(2);
         assertThat(finished.submission()).isEqualTo(request.submission());
-        assertThat(finished.containers()).contains(new ContainerOutcome("agent-1", 2, 0, "Completed"),
+        assertThat(finished.run()).isEqualTo(request.run());
+        assertThat(finished.containers()).contains(new ContainerOutcome("agent-1", 2, 0, "Completed", AGENT_FINISHED),
                 new ContainerOutcome("simulator-1", 1, 1, "Error"));
         awaitGone(name);
         assertOneJobFinished(request);
@@ -200,7 +203,7 @@ class JobLifecycleTests {
 
     @Test
     void malformedRequestsGoToTheDeadLetterQueueAndTheNextOneIsLaunched() {
-        String incomplete = "{\"version\":1,\"submission\":{\"submission_pk\":1}}";
+        String incomplete = "{\"version\":2,\"submission\":{\"submission_pk\":1}}";
         LaunchRequest hostile = request("hostile image");
         String hostileImage = EventCodec.write(hostile).replace("registry.example.org/team/agent:v1",
                 "agent:v1;rm -rf /");
@@ -245,7 +248,7 @@ class JobLifecycleTests {
                 "/workspace/leaderboard/data/routes_testing.xml", 4, 1, 2, "g5.12xlarge",
                 "carla-leaderboard/carla:0.9.15", "carla-leaderboard/leaderboard-20:latest",
                 "carla-leaderboard/pod-runtime:latest", "vulkan", 3600, 4, false, null, Map.of());
-        return LaunchRequest.of(new SubmissionIdentity(pk, 2054, 2077, 5817, teamName, "leaderboard-20", "SENSORS"),
+        return LaunchRequest.of(new SubmissionIdentity(pk, 2054, 2077, 5817, teamName, "leaderboard-20", "SENSORS"), 1,
                 "registry.example.org/team/agent:v1", false, track, Instant.now().minusSeconds(5));
     }
 
@@ -308,7 +311,7 @@ class JobLifecycleTests {
             p.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder()
                     .addToContainerStatuses(new ContainerStatusBuilder().withName("agent-1").withRestartCount(2)
                             .withNewState().withNewTerminated().withExitCode(0).withReason("Completed")
-                            .endTerminated().endState().build())
+                            .withFinishedAt(AGENT_FINISHED.toString()).endTerminated().endState().build())
                     .addToContainerStatuses(new ContainerStatusBuilder().withName("simulator-1").withRestartCount(1)
                             .withNewState().withNewRunning().endRunning().endState()
                             .withNewLastState().withNewTerminated().withExitCode(1).withReason("Error")
