@@ -70,7 +70,7 @@ final class IntakeBenchmark {
             config.put("quarkus.log.console.level", System.getProperty("benchmarks.service-log-level", "WARN")); // 1,000 INFO lines per service would measure logging
             var ingestConfig = new HashMap<>(config);
             var launcherConfig = new HashMap<>(config);
-            launcherConfig.put("launcher.submission-events-queue-url", stack.queueUrl("submission-events"));
+            launcherConfig.put("launcher.progress-reports-queue-url", stack.queueUrl("progress-reports"));
             for (int i = 1; i <= count + trickle + warmUp; i++) {
                 evalAi.createSubmission(NewSubmission.of(1000 + i, "team-" + i, PHASE, "registry.local/team/agent:" + i));
             }

@@ -8,7 +8,7 @@ import java.util.OptionalInt;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 
-import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.event.SubmissionRef;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.podruntime.logcopy.Logcopy;
 import org.carla.leaderboard.podruntime.logcopy.LogcopySettings;
@@ -53,9 +53,9 @@ final class UploadBenchmark {
         try (var stack = LocalStack.builder().components("sqs", "s3").workDir(root.resolve("stack")).start()) {
             String bucket = "bench-uploads";
             stack.s3().createBucket(b -> b.bucket(bucket));
-            var identity = new SubmissionIdentity(5005, 1, 2077, 7, "bench", "leaderboard-20", "SENSORS");
-            var settings = new LogcopySettings(logs, status, bucket, "5005", 4, OptionalInt.of(20), PERIOD,
-                    stack.queueUrl("submission-events"), identity, 16L * 1024 * 1024, 8 * 1024 * 1024);
+            var settings = new LogcopySettings(logs, status, bucket, new SubmissionRef(5005, 7, "leaderboard-20"), 1, 4,
+                    OptionalInt.of(20), PERIOD, PERIOD, stack.queueUrl("progress-reports"), 16L * 1024 * 1024,
+                    8 * 1024 * 1024);
             var meter = new RequestMeter();
             var logcopy = new Logcopy(settings, stack.s3(), stack.sqs(), meter, java.time.Clock.systemUTC());
             var loop = new Thread(() -> {
