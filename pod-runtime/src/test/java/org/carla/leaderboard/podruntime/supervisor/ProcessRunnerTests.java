@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -29,7 +30,8 @@ class ProcessRunnerTests {
 
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
     private final Wakeup wakeup = new Wakeup();
-    private final ProcessRunner runner = new ProcessRunner(wakeup, new PrintStream(console, true, StandardCharsets.UTF_8));
+    private final ProcessRunner runner = new ProcessRunner(wakeup, new PrintStream(console, true, StandardCharsets.UTF_8),
+            Clock.systemUTC());
 
     @Test
     void theChildLeadsAProcessGroupOfItsOwn() throws Exception {
