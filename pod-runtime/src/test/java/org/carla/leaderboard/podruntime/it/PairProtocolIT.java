@@ -80,15 +80,7 @@ class PairProtocolIT {
             assertThat(pod.statusFiles()).contains("simulator-1.done", "agent-1.done");
             assertThat(pod.console(4)).contains("agent-1 attempt 2").contains("resuming");
 
-            List<String> secondRun = preparedRoutes(lastRun(pod.leaderboardLog()));
-            List<String> remaining = new ArrayList<>();
-            for (int route = kept.size(); route < 6; route++) {
-                remaining.add("RouteScenario_" + route);
-            }
-            assertThat(secondRun).isEqualTo(remaining);
-            CheckpointFile finished = ResultsJson.read(pod.checkpoint());
-            assertThat(finished.hasGlobalRecord()).isTrue();
-            assertThat(finished.checkpoint().records()).hasSize(6).startsWith(kept.toArray(RouteRecord[]::new));
+            assertOnlyTheRemainingRoutesRanAgain(pod, kept, 6);
         }
     }
 
@@ -114,16 +106,7 @@ class PairProtocolIT {
             assertThat(pod.statusFiles()).containsExactlyInAnyOrder("agent-1.done", "simulator-1.done");
             assertThat(pod.console(3)).contains("resuming").contains("the checkpoint holds " + kept.size()
                     + " finished routes");
-
-            List<String> remaining = new ArrayList<>();
-            for (int route = kept.size(); route < 6; route++) {
-                remaining.add("RouteScenario_" + route);
-            }
-            assertThat(preparedRoutes(lastRun(pod.leaderboardLog()))).as("only the routes not finished before the kill")
-                    .isEqualTo(remaining);
-            CheckpointFile finished = ResultsJson.read(pod.checkpoint());
-            assertThat(finished.hasGlobalRecord()).isTrue();
-            assertThat(finished.checkpoint().records()).hasSize(6).startsWith(kept.toArray(RouteRecord[]::new));
+            assertOnlyTheRemainingRoutesRanAgain(pod, kept, 6);
         }
     }
 
@@ -270,6 +253,20 @@ class PairProtocolIT {
         Path log = pod.logs.resolve("agent").resolve("agent1").resolve("leaderboard.log");
         await("the evaluator writing '" + text + "'").atMost(RUN).pollInterval(Duration.ofMillis(50))
                 .until(() -> Files.exists(log) && pod.leaderboardLog().contains(text));
+    }
+
+    /** The last attempt drove only the routes after {@code kept}, and the checkpoint kept those records as they were. */
+    private static void assertOnlyTheRemainingRoutesRanAgain(Pod pod, List<RouteRecord> kept, int routes)
+            throws IOException {
+        List<String> remaining = new ArrayList<>();
+        for (int route = kept.size(); route < routes; route++) {
+            remaining.add("RouteScenario_" + route);
+        }
+        assertThat(preparedRoutes(lastRun(pod.leaderboardLog()))).as("the routes the last attempt drove")
+                .isEqualTo(remaining);
+        CheckpointFile finished = ResultsJson.read(pod.checkpoint());
+        assertThat(finished.hasGlobalRecord()).isTrue();
+        assertThat(finished.checkpoint().records()).hasSize(routes).startsWith(kept.toArray(RouteRecord[]::new));
     }
 
     /** The part of leaderboard.log written by the last attempt (each starts with a "# evaluator started" line). */
