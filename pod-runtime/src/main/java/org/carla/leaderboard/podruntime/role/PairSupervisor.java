@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.domain.status.StatusFiles.Role;
@@ -54,7 +55,7 @@ public final class PairSupervisor {
         PairStatus status = new PairStatus(role, pair, k);
         Attempt attempt = new Attempt(status, new DecisionLog(status.container(), k + 1), parts.clock());
 
-        Step before = watch(attempt, policy, null, policy.beforeStart(attempt));
+        Step before = watch(attempt, policy, null, () -> policy.beforeStart(attempt));
         if (!(before instanceof Step.Proceed)) {
             return finish(attempt, policy, null, before);
         }
@@ -67,7 +68,7 @@ public final class PairSupervisor {
                     + e.getMessage()));
         }
         attempt.log().decide("started " + policy.child() + ", pid " + child.pid() + start.detail(), start.reason());
-        return finish(attempt, policy, child, watch(attempt, policy, child, policy.whileRunning(attempt, child)));
+        return finish(attempt, policy, child, watch(attempt, policy, child, () -> policy.whileRunning(attempt, child)));
     }
 
     private int finish(Attempt attempt, PairPolicy policy, RunningChild child, Step step) throws InterruptedException {
@@ -81,12 +82,14 @@ public final class PairSupervisor {
     }
 
     /**
-     * Looks at the status files at every change until {@code watch} decides, or a stop request (exit 143) or the cancel
-     * file (exit 0) ends the attempt first; the child, if one runs, is stopped then.
+     * Looks at the status files at every change until the policy's watch decides, or a stop request (exit 143) or the
+     * cancel file (exit 0) ends the attempt first; the child, if one runs, is stopped then. The watch is asked for
+     * only after the first look, so an attempt cancelled already does nothing of its role.
      */
-    private Step watch(Attempt attempt, PairPolicy policy, RunningChild child, PairPolicy.Watch watch)
+    private Step watch(Attempt attempt, PairPolicy policy, RunningChild child, Supplier<PairPolicy.Watch> policyWatch)
             throws InterruptedException {
         String stopped = child == null ? "" : "stopped " + policy.child() + ", ";
+        PairPolicy.Watch watch = null;
         while (true) {
             Set<String> present = parts.waiter().present();
             Optional<String> signal = parts.termination().received();
@@ -100,6 +103,9 @@ public final class PairSupervisor {
                 attempt.log().decide(stopped + "exit " + ExitCodes.CANCELLED
                         + (child == null ? " without starting " + policy.child() : ""), CANCELLED);
                 return new Step.Exit(ExitCodes.CANCELLED);
+            }
+            if (watch == null) {
+                watch = policyWatch.get();
             }
             Step step = watch.next(present);
             if (!(step instanceof Step.Wait wait)) {
