@@ -1,5 +1,8 @@
 package org.carla.leaderboard.podruntime.role;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,6 +12,8 @@ import java.util.function.Function;
 import org.carla.leaderboard.domain.results.ResumePoint;
 import org.carla.leaderboard.podruntime.supervisor.ChildSpec;
 import org.carla.leaderboard.podruntime.supervisor.RunningChild;
+import org.carla.leaderboard.podruntime.volume.SharedFiles;
+import org.jboss.logging.Logger;
 
 /**
  * agent-i: waits for CARLA, runs the Leaderboard evaluator (resuming what an earlier attempt or run finished), stops it
@@ -16,6 +21,7 @@ import org.carla.leaderboard.podruntime.supervisor.RunningChild;
  */
 public final class AgentRole implements PairPolicy {
 
+    private static final Logger LOG = Logger.getLogger(AgentRole.class);
     /** How often CARLA's port is probed while the agent waits for it. */
     private static final Duration PROBE = Duration.ofMillis(100);
 
@@ -109,8 +115,25 @@ public final class AgentRole implements PairPolicy {
 
     /** The attempt ends; its verdict is the checkpoint's, read once the evaluator has stopped. */
     private Step.End judged(String reason, boolean stopEvaluator) {
-        return new Step.End(reason, stopEvaluator, () -> ResultsCheck.problem(checkpoint)
-                .map(problem -> new Verdict(false, true, "; " + problem))
-                .orElseGet(() -> new Verdict(true, true, "; the results are complete")));
+        return new Step.End(reason, stopEvaluator, () -> {
+            shareCheckpoint();
+            return ResultsCheck.problem(checkpoint).map(problem -> new Verdict(false, true, "; " + problem))
+                    .orElseGet(() -> new Verdict(true, true, "; the results are complete"));
+        });
+    }
+
+    /**
+     * The evaluator writes the checkpoint under the participant's umask; logcopy, another user, uploads it and merges
+     * it after the done files. This container runs as the evaluator's user, so it can open the file to everyone before
+     * it says how the attempt ended. A link is left alone (its target is not this container's to change).
+     */
+    private void shareCheckpoint() {
+        try {
+            if (Files.isRegularFile(checkpoint, LinkOption.NOFOLLOW_LINKS)) {
+                SharedFiles.readableByAll(checkpoint);
+            }
+        } catch (IOException e) {
+            LOG.warnf("cannot make %s readable by the other containers: %s", checkpoint, e);
+        }
     }
 }

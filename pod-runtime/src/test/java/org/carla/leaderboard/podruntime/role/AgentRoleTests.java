@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +75,27 @@ class AgentRoleTests {
         assertThat(run(false, "800")).isZero();
         assertThat(status.posted).containsExactly("agent-1.done");
         assertThat(resumes).containsExactly(false);
+    }
+
+    @Test
+    void theCheckpointIsLeftReadableByTheOtherContainers() throws Exception {
+        // a participant's umask 077 (or a writer through a 0600 temporary file): logcopy could not merge it
+        status.then(s -> {
+            writeResults(true);
+            setMode(checkpoint(), "rw-------");
+            runner.child.exit = 0;
+        }).then(s -> s.with("simulator-1.done"));
+
+        assertThat(run(false, "800")).isZero();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(checkpoint()))).isEqualTo("rw-r--r--");
+    }
+
+    private static void setMode(Path path, String mode) {
+        try {
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(mode));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
