@@ -241,7 +241,7 @@ async function showDetail(id, params) {
     summary.appendChild(el("dt", term));
     const dd = document.createElement("dd");
     if (value instanceof Node) dd.appendChild(value); else dd.textContent = value;
-    dd.id = "detail-" + term.replace(/[^a-z]+/g, "-");
+    dd.id = "detail-" + term.toLowerCase().replace(/[^a-z]+/g, "-");
     summary.appendChild(dd);
   }
   drawTimeline(view);

@@ -25,9 +25,9 @@ public final class ActionRules {
             return new Decision(Verdict.ALLOWED, null);
         }
 
-        /** The refusal's reason for the page, or {@code null} when the action can be taken (or was). */
-        public Optional<String> refusal() {
-            return verdict == Verdict.REFUSED ? Optional.of(reason) : Optional.empty();
+        /** Why the page offers no button for it (refused, or done already); empty when it can be taken. */
+        public Optional<String> unavailable() {
+            return verdict == Verdict.ALLOWED ? Optional.empty() : Optional.of(reason);
         }
     }
 

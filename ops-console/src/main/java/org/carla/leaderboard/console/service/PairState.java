@@ -15,7 +15,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 /**
  * One worker pair of the current run, from the status files its containers left in S3 (the container protocol) and,
  * while the pod exists, its containers' states: {@code done} (both done files), {@code running} (attempt K+1 after K
- * crashes), {@code crashed} (K crash files, not running now), {@code waiting} (not started, or between restarts).
+ * crashes), {@code cancelled} (logcopy wrote {@code simulation.cancel}), {@code crashed} (K crash files, not running
+ * now), {@code waiting} (not started, or between restarts).
  *
  * @param attempt  which attempt of the pair this is (1 + its crash files)
  * @param crashes  the crash files of the pair's two containers
@@ -51,7 +52,9 @@ public record PairState(int pair, String state, int attempt, int crashes, String
         var simulator = container(containers, Role.SIMULATOR.container(pair));
         boolean running = agent.map(c -> "running".equals(c.state())).orElse(false)
                 || simulator.map(c -> "running".equals(c.state())).orElse(false);
-        String state = done ? "done" : running ? "running" : crashes > 0 ? "crashed" : "waiting";
+        boolean cancelled = names.contains(StatusFiles.SIMULATION_CANCEL);
+        String state = done ? "done" : running ? "running" : cancelled ? "cancelled" : crashes > 0 ? "crashed"
+                : "waiting";
         String prefix = Role.AGENT.container(pair) + ".";
         String simulatorPrefix = Role.SIMULATOR.container(pair) + ".";
         var events = files.stream().filter(f -> f.name().startsWith(prefix) || f.name().startsWith(simulatorPrefix))

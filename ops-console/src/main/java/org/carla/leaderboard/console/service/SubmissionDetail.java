@@ -97,8 +97,8 @@ public class SubmissionDetail {
                 PairState.of(pairs, statusFiles, containers), logs, updates,
                 evalAiStatus == null ? "unreachable" : evalAiStatus.value(), accuracies, record.failureReason(),
                 job.orElse(null), pod.orElse(null),
-                ActionRules.cancel(record.submissionId(), record, evalAiStatus).refusal().orElse(null),
-                ActionRules.resume(record.submissionId(), record, evalAiStatus).refusal().orElse(null), problems);
+                ActionRules.cancel(record.submissionId(), record, evalAiStatus).unavailable().orElse(null),
+                ActionRules.resume(record.submissionId(), record, evalAiStatus).unavailable().orElse(null), problems);
     }
 
     /** The record's worker pairs; else as many as the pod or the status files show. */

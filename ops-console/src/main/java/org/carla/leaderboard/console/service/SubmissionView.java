@@ -17,8 +17,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param evalAiStatus  EvalAI's status right now ({@code unreachable} when EvalAI did not answer)
  * @param accuracies    the accuracies last sent to EvalAI ({@code evalai/results.json} in S3), snake case
  * @param failureReason why the run failed, as the participant was told
- * @param cancel        why cancelling is refused now, {@code null} when it is allowed
- * @param resume        why resuming is refused now, {@code null} when it is allowed
+ * @param cancel        why cancelling is not offered now (refused, or done already), {@code null} when it can be
+ * @param resume        why resuming is not offered now (refused, or done already), {@code null} when it can be
  */
 @RegisterForReflection
 public record SubmissionView(SubmissionRow summary, String instanceType, Integer workerPairs, String phase,
