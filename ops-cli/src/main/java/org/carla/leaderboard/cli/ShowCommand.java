@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(name = "show", mixinStandardHelpOptions = true,
         description = "One submission: its runs, status changes, worker pairs, EvalAI's status, why it failed.")
@@ -16,14 +15,8 @@ class ShowCommand implements Callable<Integer> {
     @Mixin
     ConsoleOptions console;
 
-    @Parameters(paramLabel = "SUBMISSION", description = "the submission's EvalAI pk")
-    long submission;
-
-    @Option(names = "--team", description = "its team's id (saves a lookup)")
-    String team;
-
-    @Option(names = "--leaderboard", description = "its leaderboard, e.g. leaderboard-20 (saves a lookup)")
-    String leaderboard;
+    @Mixin
+    SubmissionReference reference;
 
     @Option(names = "--logs", description = "also print the last lines of each container's log")
     boolean logs;
@@ -31,8 +24,7 @@ class ShowCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return Run.safely(() -> {
-            JsonNode view = console.api().get("api/submissions/" + submission,
-                    SubmissionsCommand.where(team, leaderboard));
+            JsonNode view = console.api().get(reference.path(), reference.query());
             JsonNode s = view.get("summary");
             System.out.println("submission " + Text.field(s, "submission_id") + " of " + Text.field(s, "team_name")
                     + " (team " + Text.field(s, "team_id") + "), " + Text.field(s, "leaderboard") + " "

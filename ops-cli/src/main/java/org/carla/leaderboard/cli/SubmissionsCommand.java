@@ -2,7 +2,6 @@ package org.carla.leaderboard.cli;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -59,12 +58,5 @@ class SubmissionsCommand implements Callable<Integer> {
         }
         return Text.table(List.of("SUBMISSION", "TEAM", "LEADERBOARD", "TRACK", "RUN", "STATUS", "ROUTES", "WAITED",
                 "RAN", "GPU-H", "POD"), rows);
-    }
-
-    static Map<String, String> where(String team, String leaderboard) {
-        var query = new java.util.LinkedHashMap<String, String>();
-        query.put("team", team);
-        query.put("leaderboard", leaderboard);
-        return query;
     }
 }
