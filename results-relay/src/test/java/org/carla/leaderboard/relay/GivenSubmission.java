@@ -1,7 +1,11 @@
 package org.carla.leaderboard.relay;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -10,7 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
 import org.carla.leaderboard.domain.event.JobStarted;
@@ -18,19 +21,24 @@ import org.carla.leaderboard.domain.event.NotLaunched;
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.event.SubmissionRef;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
+import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
 import org.carla.leaderboard.localstack.evalai.SubmissionView;
+import org.carla.leaderboard.messaging.QueuePublisher;
 import org.carla.leaderboard.messaging.QueuesConfig;
 
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The given-steps of a relay scenario: a submission on the EvalAI stand-in, its record as ingest-service wrote it,
- * the files logcopy would have uploaded to the leaderboard's bucket, and the events the launcher and logcopy send.
+ * The given-steps of a relay scenario: a submission on the EvalAI stand-in, its record as ingest-service wrote it (run
+ * 1, then one more per resume), the files logcopy would have uploaded to the leaderboard's bucket, the lifecycle events
+ * the launcher and ingest send on {@code submission-events} and the reports logcopy sends on {@code progress-reports}.
  */
 final class GivenSubmission {
 
@@ -44,7 +52,9 @@ final class GivenSubmission {
     final String bucket;
     final String table;
     final int workerPairs;
-    final String jobName;
+    /** The run the events are of: the record's current run unless a test says otherwise. */
+    int run = 1;
+    private String resultsText = EvalAiFiles.texts(null).get(EvalAiFiles.RESULTS);
 
     private GivenSubmission(RunningStack stack, SubmissionIdentity identity, int workerPairs) {
         this.stack = stack;
@@ -53,11 +63,9 @@ final class GivenSubmission {
         this.bucket = leaderboard.bucket();
         this.table = leaderboard.submissionsTable();
         this.workerPairs = workerPairs;
-        this.jobName = "team-" + identity.teamId() + "-" + identity.track().toLowerCase(Locale.ROOT).replace('_', '-')
-                + "-" + identity.submissionPk();
     }
 
-    /** A participant submits to the phase; ingest-service recorded it as SUBMITTED. */
+    /** A participant submits to the phase; ingest-service recorded it as SUBMITTED, run 1. */
     static GivenSubmission submitted(RunningStack stack, long phasePk) {
         long teamId = TEAMS.incrementAndGet();
         var phase = stack.evaluation().phases().get(Long.toString(phasePk));
@@ -66,11 +74,44 @@ final class GivenSubmission {
         var identity = new SubmissionIdentity(view.pk(), view.challengePk(), phasePk, teamId, "Team " + teamId,
                 phase.leaderboard(), phase.track());
         var given = new GivenSubmission(stack, identity, 2);
-        stack.dynamoDb().putItem(r -> r.tableName(given.table).item(Map.of(
-                "team_id", AttributeValue.fromS(Long.toString(teamId)),
-                "submission_id", AttributeValue.fromS(identity.submissionId()),
-                "submission_status", AttributeValue.fromS("SUBMITTED"))));
+        var item = new java.util.HashMap<String, AttributeValue>();
+        item.put(SubmissionTable.TEAM_ID, AttributeValue.fromS(Long.toString(teamId)));
+        item.put(SubmissionTable.SUBMISSION_ID, AttributeValue.fromS(identity.submissionId()));
+        item.put(SubmissionTable.TEAM_NAME, AttributeValue.fromS(identity.teamName()));
+        item.put(SubmissionTable.STATUS, AttributeValue.fromS("SUBMITTED"));
+        item.put(SubmissionTable.TRACK_ID, AttributeValue.fromS(Long.toString(phasePk)));
+        item.put(SubmissionTable.TRACK_NAME, AttributeValue.fromS(identity.track()));
+        item.put(SubmissionTable.CHALLENGE_ID, AttributeValue.fromS(Long.toString(identity.challengePk())));
+        item.put(SubmissionTable.LEADERBOARD, AttributeValue.fromS(identity.leaderboard()));
+        item.put(SubmissionTable.EXPECTED_ROUTES, AttributeValue.fromN("2"));
+        item.put(SubmissionTable.WORKERS, AttributeValue.fromN(Integer.toString(given.workerPairs)));
+        item.put(SubmissionTable.INSTANCE_TYPE, AttributeValue.fromS("g5.12xlarge"));
+        item.put(SubmissionTable.SUBMITTED_TIME, AttributeValue.fromS(view.submittedAt().toString()));
+        item.put(SubmissionTable.START_TIME, AttributeValue.fromS(SubmissionTable.NOT_YET));
+        item.put(SubmissionTable.END_TIME, AttributeValue.fromS(SubmissionTable.NOT_YET));
+        item.put(SubmissionTable.RUN, AttributeValue.fromN("1"));
+        stack.dynamoDb().putItem(r -> r.tableName(given.table).item(item));
         return given;
+    }
+
+    /** The host resumed the submission on EvalAI and ingest-service opened the next run, as it does. */
+    GivenSubmission resumed() {
+        run++;
+        stack.dynamoDb().updateItem(r -> r.tableName(table).key(key())
+                .updateExpression("SET #run = :run, #status = :submitted, #sent = :false, #start = :none, #end = :none")
+                .expressionAttributeNames(Map.of("#run", SubmissionTable.RUN, "#status", SubmissionTable.STATUS,
+                        "#sent", SubmissionTable.FINAL_SENT, "#start", SubmissionTable.START_TIME,
+                        "#end", SubmissionTable.END_TIME))
+                .expressionAttributeValues(Map.of(":run", AttributeValue.fromN(Integer.toString(run)),
+                        ":submitted", AttributeValue.fromS("SUBMITTED"), ":false", AttributeValue.fromBool(false),
+                        ":none", AttributeValue.fromS(SubmissionTable.NOT_YET))));
+        return this;
+    }
+
+    /** The Job of the current run, as job-launcher names it. */
+    String jobName() {
+        return "team-" + identity.teamId() + "-" + identity.track().toLowerCase(Locale.ROOT).replace('_', '-') + "-"
+                + identity.submissionPk() + "-r" + run;
     }
 
     private static Map<String, String> orderedInfractions() {
@@ -105,7 +146,9 @@ final class GivenSubmission {
      */
     GivenSubmission evalAiFiles(Map<String, Double> metrics) {
         String merged = metrics.isEmpty() ? checkpoint(1, "{}") : checkpoint(2, globalRecord(metrics));
-        EvalAiFiles.texts(merged).forEach((name, text) -> put(EvalAiFiles.DIRECTORY + "/" + name, text));
+        var texts = EvalAiFiles.texts(merged);
+        texts.forEach((name, text) -> put(EvalAiFiles.DIRECTORY + "/" + name, text));
+        resultsText = texts.get(EvalAiFiles.RESULTS);
         return this;
     }
 
@@ -166,21 +209,32 @@ final class GivenSubmission {
     }
 
     void put(String relativeKey, String text) {
-        stack.s3().putObject(r -> r.bucket(bucket).key(id() + "/" + relativeKey), RequestBody.fromString(text));
+        stack.s3().putObject(r -> r.bucket(bucket).key(SubmissionLayout.key(id(), relativeKey)),
+                RequestBody.fromString(text));
     }
 
+    /** The run's pod started running ten minutes ago. */
     JobStarted jobStarted() {
-        return JobStarted.of(identity, jobName, Instant.now());
+        Instant now = Instant.now();
+        return JobStarted.of(identity, run, jobName(), now.minusSeconds(600), now);
     }
 
+    /** logcopy's report of the results placed last ({@link #evalAiFiles}), with their digest. */
     Progress progress(int done, int total) {
-        return Progress.of(identity, done, total, done == total, Progress.EvalAiFileKeys.under(id()), Instant.now());
+        return Progress.of(SubmissionRef.of(identity), run, done, total, done == total, sha256(resultsText), false,
+                null, List.of(), Instant.now());
+    }
+
+    /** logcopy's last report, how it ended, and what it could not upload. */
+    Progress lastReport(Progress.Ending ending, List<String> notUploaded) {
+        return Progress.of(SubmissionRef.of(identity), run, 2, 2, true, sha256(resultsText), false, ending,
+                notUploaded, Instant.now());
     }
 
     JobFinished jobFinished(JobFinished.Outcome outcome, String reason, List<ContainerOutcome> containers) {
         Instant now = Instant.now();
-        return JobFinished.of(identity, jobName, outcome, reason, workerPairs, now.minusSeconds(600), now, containers,
-                now);
+        return JobFinished.of(identity, run, jobName(), outcome, reason, workerPairs, now.minusSeconds(600), now,
+                containers, now);
     }
 
     JobFinished succeeded() {
@@ -188,22 +242,42 @@ final class GivenSubmission {
     }
 
     NotLaunched notLaunched(NotLaunched.Reason reason) {
-        return NotLaunched.of(identity, reason, "decided at intake", Instant.now());
+        return NotLaunched.of(identity, run, reason, "decided at intake", Instant.now());
     }
 
-    /** Puts the events on {@code submission-events}, in this order. */
+    /** Puts the lifecycle events on {@code submission-events}, in this order, as ingest and the launcher do. */
     void send(SubmissionEvent... events) {
+        var publisher = QueuePublisher.to(stack.sqs(), stack.queueUrl(QueuesConfig.SUBMISSION_EVENTS));
         for (SubmissionEvent event : events) {
-            stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.SUBMISSION_EVENTS))
-                    .messageBody(EventCodec.write(event)));
+            publisher.publish(event);
+        }
+    }
+
+    /** Puts the reports on {@code progress-reports}, in this order, as logcopy does. */
+    void report(Progress... reports) {
+        var publisher = QueuePublisher.to(stack.sqs(), stack.queueUrl(QueuesConfig.PROGRESS_REPORTS));
+        for (Progress report : reports) {
+            publisher.publish(report);
         }
     }
 
     /** The submission's record now. */
     Map<String, AttributeValue> record() {
-        return stack.dynamoDb().getItem(r -> r.tableName(table).consistentRead(true).key(Map.of(
-                "team_id", AttributeValue.fromS(Long.toString(identity.teamId())),
-                "submission_id", AttributeValue.fromS(id())))).item();
+        return stack.dynamoDb().getItem(r -> r.tableName(table).consistentRead(true).key(key())).item();
+    }
+
+    private Map<String, AttributeValue> key() {
+        return Map.of(SubmissionTable.TEAM_ID, AttributeValue.fromS(Long.toString(identity.teamId())),
+                SubmissionTable.SUBMISSION_ID, AttributeValue.fromS(id()));
+    }
+
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     String recordStatus() {

@@ -47,10 +47,12 @@ class ResultsRelayTests {
     @Test
     void aFinishedSubmissionReachesEvalAiAndItsRecord() {
         var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS);
-        given.send(given.jobStarted(), given.progress(1, 2));
+        var started = given.jobStarted();
+        given.send(started);
+        await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
+        given.report(given.progress(1, 2));
         await().atMost(PATIENCE).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
-        assertThat(given.recordStatus()).isEqualTo("RUNNING");
-        assertThat(given.record()).containsKeys("start_time", "results_location");
+        assertThat(given.record().get("start_time").s()).isEqualTo(started.podStartedAt().toString());
         assertThat(given.record().get("results_location").s())
                 .isEqualTo("s3://" + given.bucket + "/" + given.id() + "/");
 
@@ -61,7 +63,7 @@ class ResultsRelayTests {
         var onEvalAi = given.onEvalAi();
         assertThat(onEvalAi.status()).isEqualTo("finished");
         assertThat(onEvalAi.statusHistory()).containsSubsequence("running", "partially_evaluated", "finished");
-        assertThat(onEvalAi.jobNames()).containsExactly(given.jobName);
+        assertThat(onEvalAi.jobNames()).containsExactly(given.jobName());
         assertThat(onEvalAi.result()).contains("\"Driving score\": 41.25").contains("\"Agent blocked\": 0.25");
         assertThat(onEvalAi.stdout()).isEqualTo(given.stdout()).contains("All 2 route have been completed");
         assertThat(onEvalAi.stderr()).isEmpty();
@@ -88,10 +90,10 @@ class ResultsRelayTests {
                 .log("simulator/simulator2.log", "carla2", 5);
 
         given.send(given.jobFinished(JobFinished.Outcome.FAILED, "BackoffLimitExceeded", List.of(
-                new ContainerOutcome("agent-1", 0, 0, "Completed"),
-                new ContainerOutcome("agent-2", 4, 1, "Error"),
-                new ContainerOutcome("simulator-2", 4, 1, "Error"),
-                new ContainerOutcome("logcopy", 0, null, null))));
+                new ContainerOutcome("agent-1", 0, 0, "Completed", null),
+                new ContainerOutcome("agent-2", 4, 1, "Error", null),
+                new ContainerOutcome("simulator-2", 4, 1, "Error", null),
+                new ContainerOutcome("logcopy", 0, null, null, null))));
 
         await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
         var onEvalAi = given.onEvalAi();
@@ -113,7 +115,7 @@ class ResultsRelayTests {
                 .log("agent/agent1/leaderboard.log", "secret", 20);
 
         given.send(given.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded",
-                List.of(new ContainerOutcome("agent-1", 0, 137, "Error"))));
+                List.of(new ContainerOutcome("agent-1", 0, 137, "Error", null))));
 
         await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
         assertThat(given.onEvalAi().stderr()).contains("longer than the track's deadline")
@@ -137,12 +139,14 @@ class ResultsRelayTests {
     @Test
     void aSubmissionCancelledOnEvalAiDuringTheRunIsStoppedThroughTheControlObject() {
         var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(Map.of());
-        given.send(given.jobStarted(), given.progress(1, 2));
+        given.send(given.jobStarted());
+        await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
+        given.report(given.progress(1, 2));
         await().atMost(PATIENCE).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
         int partialsBefore = EvalAiCalls.partialUpdates(stack.evalAi().calls(), given.pk()).size();
 
         stack.evalAi().cancel(given.pk());
-        given.send(given.progress(1, 2));
+        given.report(given.progress(2, 2));
 
         String control = given.id() + "/control/cancel";
         await().atMost(PATIENCE).until(() -> stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control))
@@ -171,7 +175,8 @@ class ResultsRelayTests {
                 .keyCount() == 1);
         assertThat(EvalAiCalls.runningUpdates(stack.evalAi().calls(), given.pk())).isEmpty();
         assertThat(given.onEvalAi().status()).isEqualTo("cancelled");
-        assertThat(given.record().get("job_name").s()).isEqualTo(given.jobName);
+        assertThat(given.record().get("job_name").s()).isEqualTo(given.jobName());
+        assertThat(given.record().get("cancel_requested_run").n()).isEqualTo("1");
     }
 
     @Test

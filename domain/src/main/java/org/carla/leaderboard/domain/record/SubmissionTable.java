@@ -68,6 +68,10 @@ public final class SubmissionTable {
     public static final String LAST_RESULTS_DIGEST = "last_results_digest";
     public static final String ROUTES_DONE = "routes_done";
     public static final String ROUTES_TOTAL = "routes_total";
+    /** The {@code ending} of the run's last progress report ({@code Progress.Ending} name); absent while none ended. */
+    public static final String LAST_ENDING = "last_ending";
+    /** The files logcopy's last report of the run named as not uploaded (a list of strings); absent when none. */
+    public static final String NOT_UPLOADED = "not_uploaded";
     /** Why the run failed, as the participant was told (first line). */
     public static final String FAILURE_REASON = "failure_reason";
     public static final String GPU_HOURS = "gpu_hours";

@@ -2,10 +2,9 @@ package org.carla.leaderboard.relay.service;
 
 import java.util.Optional;
 
-import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.track.EvaluationConfig;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.domain.track.TrackSpec;
-import org.carla.leaderboard.messaging.RejectedMessageException;
 
 /**
  * Where a submission's files and record live, and the rules of its track, resolved from the shared track
@@ -18,12 +17,18 @@ import org.carla.leaderboard.messaging.RejectedMessageException;
  */
 record Destination(String bucket, String table, Optional<TrackSpec> track) {
 
-    static Destination of(SubmissionIdentity submission, TrackCatalog catalog) {
-        var leaderboard = catalog.leaderboard(submission.leaderboard()).orElseThrow(
-                () -> new RejectedMessageException("unknown-leaderboard", "submission " + submission.submissionPk()
-                        + " names leaderboard '" + submission.leaderboard() + "', which is not configured"));
-        return new Destination(leaderboard.bucket(), leaderboard.submissionsTable(),
-                catalog.forPhase(submission.phasePk()));
+    /** The leaderboard's bucket and table; empty when the leaderboard is not configured. */
+    static Optional<Destination> of(TrackCatalog catalog, String leaderboard) {
+        return catalog.leaderboard(leaderboard).map(Destination::of);
+    }
+
+    private static Destination of(EvaluationConfig.Leaderboard leaderboard) {
+        return new Destination(leaderboard.bucket(), leaderboard.submissionsTable(), Optional.empty());
+    }
+
+    /** This leaderboard with the track of the submission's phase. */
+    Destination forPhase(TrackCatalog catalog, long phasePk) {
+        return new Destination(bucket, table, catalog.forPhase(phasePk));
     }
 
     boolean hidesLogs() {

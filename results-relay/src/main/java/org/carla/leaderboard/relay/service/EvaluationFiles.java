@@ -5,7 +5,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.carla.leaderboard.domain.event.Progress.EvalAiFileKeys;
+import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.results.ResultsJson;
 import org.carla.leaderboard.relay.store.SubmissionFiles;
@@ -30,12 +30,13 @@ class EvaluationFiles {
     }
 
     /** The files as logcopy left them; a missing file reads as no results, no output, no metadata. */
-    EvaluationContent read(String bucket, EvalAiFileKeys keys) {
-        String results = files.read(bucket, keys.results()).filter(text -> !text.isBlank())
-                .orElseGet(EvaluationFiles::noResults);
-        String stdout = files.read(bucket, keys.stdout()).orElse("");
-        JsonNode metadata = files.read(bucket, keys.metadata()).map(text -> parse(bucket, keys.metadata(), text))
-                .orElseGet(mapper::createObjectNode);
+    EvaluationContent read(String bucket, String submissionId) {
+        String results = files.read(bucket, submissionId, LogsLayout.evalAiFile(EvalAiFiles.RESULTS))
+                .filter(text -> !text.isBlank()).orElseGet(EvaluationFiles::noResults);
+        String stdout = files.read(bucket, submissionId, LogsLayout.evalAiFile(EvalAiFiles.STDOUT)).orElse("");
+        String metadataPath = LogsLayout.evalAiFile(EvalAiFiles.METADATA);
+        JsonNode metadata = files.read(bucket, submissionId, metadataPath)
+                .map(text -> parse(submissionId, metadataPath, text)).orElseGet(mapper::createObjectNode);
         return new EvaluationContent(results, stdout, metadata);
     }
 
@@ -54,11 +55,11 @@ class EvaluationFiles {
         }
     }
 
-    private JsonNode parse(String bucket, String key, String text) {
+    private JsonNode parse(String submissionId, String path, String text) {
         try {
             return mapper.readTree(text);
         } catch (JsonProcessingException e) {
-            LOG.warnf("s3://%s/%s is not JSON; sending empty metadata", bucket, key);
+            LOG.warnf("submission %s: %s is not JSON; sending empty metadata", submissionId, path);
             return mapper.createObjectNode();
         }
     }

@@ -12,28 +12,36 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
-/** Runs the shared queue consumer on {@code submission-events} for the life of the service. */
+/**
+ * Runs the shared queue consumer on the relay's two queues for the life of the service: {@code submission-events}
+ * (lifecycle events from ingest-service and job-launcher) and {@code progress-reports} (from the submission pods).
+ */
 @ApplicationScoped
 public class EventConsumer {
 
-    private final QueueConsumer consumer;
+    private final QueueConsumer events;
+    private final QueueConsumer progress;
 
-    EventConsumer(SqsClient sqs, QueuesConfig queues, RelayConfig config, SubmissionEventHandler handler,
-            MeterRegistry registry) {
-        this.consumer = new QueueConsumer(sqs, queues.binding(QueuesConfig.SUBMISSION_EVENTS), handler,
+    EventConsumer(SqsClient sqs, QueuesConfig queues, RelayConfig config, SubmissionEventHandler eventHandler,
+            ProgressReportHandler progressHandler, MeterRegistry registry) {
+        this.events = new QueueConsumer(sqs, queues.binding(QueuesConfig.SUBMISSION_EVENTS), eventHandler,
+                config.consumer().options(), registry);
+        this.progress = new QueueConsumer(sqs, queues.binding(QueuesConfig.PROGRESS_REPORTS), progressHandler,
                 config.consumer().options(), registry);
     }
 
     void start(@Observes StartupEvent startup) {
-        consumer.start();
+        events.start();
+        progress.start();
     }
 
     void stop(@Observes ShutdownEvent shutdown) {
-        consumer.close();
+        progress.close();
+        events.close();
     }
 
-    /** Whether {@code submission-events} answers. */
+    /** Whether both queues answer. */
     public boolean reachable() {
-        return consumer.reachable();
+        return events.reachable() && progress.reachable();
     }
 }

@@ -3,14 +3,12 @@ package org.carla.leaderboard.relay.service;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
-import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
-import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.relay.config.RelayConfig;
 import org.carla.leaderboard.relay.store.SubmissionFiles;
 
@@ -22,8 +20,6 @@ import org.carla.leaderboard.relay.store.SubmissionFiles;
 class FailureExplanation {
 
     static final String LOGS_HIDDEN = "The logs of this track are not shown to participants.";
-
-    private static final Pattern WORKER = Pattern.compile("(agent|simulator)-([1-9][0-9]*)");
 
     private final SubmissionFiles files;
     private final RelayConfig.LogTail limits;
@@ -44,8 +40,8 @@ class FailureExplanation {
         }
         for (ContainerOutcome container : failing) {
             text.append('\n').append("=== ").append(container.name()).append(describe(container)).append(" ===\n");
-            var tail = logKey(bucket, event.submission().submissionId(), container.name())
-                    .flatMap(key -> files.tail(bucket, key, limits.maxBytes()));
+            var tail = LogsLayout.containerLog(container.name())
+                    .flatMap(path -> files.tail(bucket, event.submission().submissionId(), path, limits.maxBytes()));
             text.append(tail.map(this::lastLines).filter(lines -> !lines.isBlank()).orElse("(no log was uploaded)\n"));
         }
         return text.toString();
@@ -84,26 +80,6 @@ class FailureExplanation {
             parts.add("restarted " + container.restartCount() + (container.restartCount() == 1 ? " time" : " times"));
         }
         return parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")";
-    }
-
-    /** Where logcopy uploads the container's log: {@code <id>/agent/agent<i>/leaderboard.log}, ... */
-    private Optional<String> logKey(String bucket, String submissionId, String container) {
-        if ("logcopy".equals(container)) {
-            return Optional.of(submissionId + "/logcopy/logcopy.log");
-        }
-        var worker = WORKER.matcher(container);
-        if (!worker.matches()) {
-            return Optional.empty();
-        }
-        int pair = Integer.parseInt(worker.group(2));
-        if (StatusFiles.Role.AGENT.prefix().equals(worker.group(1))) {
-            return Optional.of(submissionId + "/agent/agent" + pair + "/leaderboard.log");
-        }
-        // Simulator logs share one folder; the file of pair i is the one whose name carries i.
-        var ofPair = Pattern.compile("\\D*" + pair + "(\\D.*)?");
-        return files.keys(bucket, submissionId + "/simulator/").stream()
-                .filter(key -> ofPair.matcher(StatusFiles.baseName(key)).matches())
-                .findFirst();
     }
 
     private String lastLines(String tail) {

@@ -9,7 +9,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.NotLaunched;
-import org.carla.leaderboard.domain.event.Progress.EvalAiFileKeys;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.results.Metric;
@@ -72,45 +71,48 @@ class FinalReports {
         this.mapper = mapper;
     }
 
-    void jobFinished(JobFinished event, Destination destination) {
-        report(event, destination, () -> StatusFiles.finalStatus(
-                files.statusFiles(destination.bucket(), event.submission().submissionId()), event.workerPairs()));
+    void jobFinished(SubmissionRecord record, JobFinished event, Destination destination) {
+        report(record, event, destination, () -> record.cancelRequested() ? SubmissionStatus.CANCELLED
+                : StatusFiles.finalStatus(files.statusFiles(destination.bucket(), record.submissionId()),
+                        event.workerPairs()));
     }
 
-    void notLaunched(NotLaunched event, Destination destination) {
-        report(event, destination, () -> event.reason() == NotLaunched.Reason.NOT_ALLOWED ? SubmissionStatus.FAILED
-                : SubmissionStatus.CANCELLED);
+    void notLaunched(SubmissionRecord record, NotLaunched event, Destination destination) {
+        report(record, event, destination, () -> event.reason() == NotLaunched.Reason.NOT_ALLOWED
+                ? SubmissionStatus.FAILED : SubmissionStatus.CANCELLED);
     }
 
-    private void report(SubmissionEvent event, Destination destination, StatusDecision decision) {
+    private void report(SubmissionRecord record, SubmissionEvent event, Destination destination,
+            StatusDecision decision) {
         var submission = event.submission();
-        var record = records.find(destination.table(), submission);
         SubmissionStatus status;
-        if (record.filter(SubmissionRecord::isTerminal).isPresent()) {
-            if (record.get().finalSent()) {
-                LOG.infof("submission %d: dropping %s, already reported %s to EvalAI", submission.submissionPk(),
-                        event.type(), record.get().status());
-                metrics.dropped(event.type(), "final");
+        if (record.isTerminal()) {
+            if (record.finalSent()) {
+                LOG.infof("submission %d: dropping %s of run %d, already reported %s to EvalAI",
+                        submission.submissionPk(), event.type(), record.run(), record.status());
+                metrics.dropped(event.type(), RelayMetrics.FINAL);
                 return;
             }
-            status = record.get().status();
-            LOG.infof("submission %d: %s recorded but not confirmed by EvalAI; sending it again",
-                    submission.submissionPk(), status);
+            status = record.status();
+            LOG.infof("submission %d: run %d %s recorded but not confirmed by EvalAI; sending it again",
+                    submission.submissionPk(), record.run(), status);
         } else {
             status = decision.decide();
         }
         var report = compose(event, destination, status);
-        if (!record.filter(SubmissionRecord::isTerminal).isPresent()
-                && !records.recordFinal(destination.table(), submission, status, endTime(event), report.metrics())) {
-            // Another event made the record final in the meantime: its decision stands.
-            var winner = records.find(destination.table(), submission).orElseThrow();
-            if (winner.finalSent() || winner.status() == null) {
-                LOG.infof("submission %d: dropping %s, another event made it %s", submission.submissionPk(),
-                        event.type(), winner.status());
-                metrics.dropped(event.type(), "final");
+        if (!record.isTerminal() && !records.recordFinal(destination.table(), record, status, endTime(event),
+                report.metrics(), status == SubmissionStatus.FAILED ? report.evaluation().stderr() : null,
+                Instant.now())) {
+            // Another event of the run made the record final in the meantime (or the run was superseded).
+            var winner = records.find(destination.table(), record.teamId(), record.submissionId())
+                    .filter(found -> found.run() == record.run() && found.isTerminal() && !found.finalSent());
+            if (winner.isEmpty()) {
+                LOG.infof("submission %d: dropping %s of run %d, the record moved on meanwhile",
+                        submission.submissionPk(), event.type(), record.run());
+                metrics.dropped(event.type(), RelayMetrics.FINAL);
                 return;
             }
-            status = winner.status();
+            status = winner.get().status();
             report = compose(event, destination, status);
         }
         if (report.qualifiesFor() != null) {
@@ -119,9 +121,9 @@ class FinalReports {
                     report.qualifiesFor());
         }
         sendAndConfirm(submission, status, report.evaluation());
-        records.markFinalSent(destination.table(), submission, status);
+        records.markFinalSent(destination.table(), record, status);
         metrics.relayed(event.type());
-        LOG.infof("submission %d: %s reported to EvalAI", submission.submissionPk(), status);
+        LOG.infof("submission %d: run %d %s reported to EvalAI", submission.submissionPk(), record.run(), status);
     }
 
     private FinalReport compose(SubmissionEvent event, Destination destination, SubmissionStatus status) {
@@ -134,7 +136,7 @@ class FinalReports {
                     mapper.createObjectNode()), allMetrics(Map.of()), null);
         }
         var finished = (JobFinished) event;
-        var content = evaluationFiles.read(destination.bucket(), EvalAiFileKeys.under(id));
+        var content = evaluationFiles.read(destination.bucket(), id);
         var metricValues = allMetrics(EvaluationFiles.metrics(content.results()));
         String stdout = content.stdout();
         String stderr = "";

@@ -1,23 +1,28 @@
 package org.carla.leaderboard.relay.service;
 
 import java.time.Instant;
+import java.util.Objects;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.event.JobStarted;
 import org.carla.leaderboard.domain.event.Progress;
-import org.carla.leaderboard.domain.event.SubmissionEvent;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
+import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.relay.client.EvalAi;
 import org.carla.leaderboard.relay.client.Evaluation;
-import org.carla.leaderboard.relay.store.SubmissionFiles;
+import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
 
 /**
- * A running submission: its Job started, and logcopy reports progress. The record's conditional write comes first,
- * so nothing is sent to EvalAI for a submission that is already final; then EvalAI's status is read, so a
- * cancellation there is passed to the pod rather than overwritten.
+ * A running run: its pod started, and logcopy reports progress. The record's conditional write comes first, so nothing
+ * is sent to EvalAI for a run that is over or superseded; EvalAI's status is read right before an update that would
+ * take EvalAI out of {@code cancelled} (EvalAI takes a running or partial update over a cancel), so a cancel there is
+ * passed to the pod rather than overwritten. A progress report without news (same results digest) only moves the
+ * record's progress.
  */
 @ApplicationScoped
 class RunningReports {
@@ -25,72 +30,98 @@ class RunningReports {
     private static final Logger LOG = Logger.getLogger(RunningReports.class);
 
     private final SubmissionRecords records;
-    private final SubmissionFiles files;
     private final EvaluationFiles evaluationFiles;
+    private final CancelRequests cancels;
     private final EvalAi evalAi;
     private final RelayMetrics metrics;
 
-    RunningReports(SubmissionRecords records, SubmissionFiles files, EvaluationFiles evaluationFiles, EvalAi evalAi,
+    RunningReports(SubmissionRecords records, EvaluationFiles evaluationFiles, CancelRequests cancels, EvalAi evalAi,
             RelayMetrics metrics) {
         this.records = records;
-        this.files = files;
         this.evaluationFiles = evaluationFiles;
+        this.cancels = cancels;
         this.evalAi = evalAi;
         this.metrics = metrics;
     }
 
-    void jobStarted(JobStarted event, Destination destination) {
+    /** The run's pod runs: RUNNING from its start, then {@code running} on EvalAI with the Job's name. */
+    void jobStarted(SubmissionRecord record, JobStarted event, Destination destination) {
         var submission = event.submission();
-        if (!records.recordJobName(destination.table(), submission, event.jobName())) {
-            LOG.infof("submission %d: dropping job-started of Job %s, the submission is already final",
-                    submission.submissionPk(), event.jobName());
-            metrics.dropped(event.type(), "final");
+        if (record.isTerminal()) {
+            drop(event.type(), RelayMetrics.FINAL, submission, "run " + record.run() + " is already " + record.status());
             return;
         }
-        if (cancelledOnEvalAi(event, destination)) {
+        if (!record.is(SubmissionStatus.RUNNING)) {
+            if (!records.markRunning(destination.table(), record, event.jobName(), event.podStartedAt(),
+                    Instant.now())) {
+                drop(event.type(), RelayMetrics.FINAL, submission, "run " + record.run() + " moved on meanwhile");
+                return;
+            }
+        } else if (record.lastResultsDigest() != null) {
+            // A repeat after partial results were sent: "running" would take EvalAI back from partially_evaluated.
+            drop(event.type(), RelayMetrics.REPEAT, submission, "partial results were sent already");
+            return;
+        }
+        if (record.cancelRequested() || cancelledOnEvalAi(submission, record, destination)) {
             return;
         }
         evalAi.markRunning(submission, event.jobName());
         metrics.relayed(event.type());
-        LOG.infof("submission %d: running in Job %s", submission.submissionPk(), event.jobName());
+        LOG.infof("submission %d: run %d running in Job %s since %s", submission.submissionPk(), event.run(),
+                event.jobName(), event.podStartedAt());
     }
 
-    void progress(Progress event, Destination destination) {
-        var submission = event.submission();
-        String id = submission.submissionId();
-        if (!records.markRunning(destination.table(), submission, event.at(),
-                SubmissionFiles.location(destination.bucket(), id))) {
-            LOG.infof("submission %s: dropping progress %d/%d of %s, the submission is already final", id,
-                    event.routesDone(), event.routesTotal(), event.at());
-            metrics.dropped(event.type(), "final");
+    /**
+     * A believed report of the record's running run. With news (another results digest, or other routes done, than the
+     * run's last report), a partial update to EvalAI built from the files under the submission's own prefix, then the
+     * record's progress; without (a heartbeat, a repeat), only the record's progress.
+     */
+    void progress(SubmissionRecord record, SubmissionIdentity submission, Progress report, Destination destination) {
+        String id = record.submissionId();
+        String location = SubmissionLayout.location(destination.bucket(), id);
+        boolean news = !Objects.equals(report.resultsDigest(), record.lastResultsDigest())
+                || report.routesDone() != record.routesDone().orElse(-1);
+        if (!news || record.cancelRequested()) {
+            if (!records.recordProgress(destination.table(), record, report, location, false)) {
+                drop(report.type(), RelayMetrics.NOT_RUNNING, submission, "run " + record.run() + " moved on");
+                return;
+            }
+            if (record.cancelRequested()) {
+                // The pod is being stopped: a partial update would take EvalAI out of cancelled.
+                cancels.request(record, destination);
+            }
+            metrics.unchanged(report.type());
+            LOG.debugf("submission %s: run %d, nothing to relay (%d/%d routes%s)", id, record.run(),
+                    report.routesDone(), report.routesTotal(), report.heartbeat() ? ", heartbeat" : "");
             return;
         }
         // The files first: the status read and the update then follow each other closely, which narrows the window
         // in which a participant's cancel lands between them and is overwritten by the partial update.
-        var content = evaluationFiles.read(destination.bucket(), event.files());
-        if (cancelledOnEvalAi(event, destination)) {
+        var content = evaluationFiles.read(destination.bucket(), id);
+        if (cancelledOnEvalAi(submission, record, destination)) {
+            records.recordProgress(destination.table(), record, report, location, false);
             return;
         }
         evalAi.sendPartial(submission, new Evaluation(content.results(), content.stdout(), "", content.metadata()));
-        metrics.relayed(event.type());
-        LOG.debugf("submission %s: partial results sent (%d/%d routes)", id, event.routesDone(), event.routesTotal());
+        // After the update: a crash in between sends the same news again rather than never.
+        records.recordProgress(destination.table(), record, report, location, true);
+        metrics.relayed(report.type());
+        LOG.debugf("submission %s: run %d, partial results sent (%d/%d routes)", id, record.run(),
+                report.routesDone(), report.routesTotal());
     }
 
-    /**
-     * EvalAI is where a participant cancels; logcopy learns it from the control object and stops the pod. Read before
-     * any update: EvalAI takes a running or partial update over "cancelled", which would hide the cancellation.
-     */
-    private boolean cancelledOnEvalAi(SubmissionEvent event, Destination destination) {
-        var submission = event.submission();
+    /** EvalAI is where a participant cancels: read before an update that would overwrite it. */
+    private boolean cancelledOnEvalAi(SubmissionIdentity submission, SubmissionRecord record,
+            Destination destination) {
         if (evalAi.status(submission) != EvalAiStatus.CANCELLED) {
             return false;
         }
-        String id = submission.submissionId();
-        files.requestCancel(destination.bucket(), id, Instant.now());
-        metrics.cancelRequested();
-        metrics.dropped(event.type(), "cancelled");
-        LOG.infof("submission %s: cancelled on EvalAI, wrote s3://%s/%s/%s", id, destination.bucket(), id,
-                SubmissionFiles.CANCEL_CONTROL);
+        cancels.request(record, destination);
         return true;
+    }
+
+    private void drop(String type, String reason, SubmissionIdentity submission, String why) {
+        LOG.infof("submission %d: dropping %s (%s): %s", submission.submissionPk(), type, reason, why);
+        metrics.dropped(type, reason);
     }
 }

@@ -1,70 +1,86 @@
 package org.carla.leaderboard.relay.service;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobStarted;
 import org.carla.leaderboard.domain.event.NotLaunched;
-import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.messaging.MessageHandler;
 import org.carla.leaderboard.messaging.ReceivedMessage;
 import org.carla.leaderboard.messaging.RejectedMessageException;
 import org.carla.leaderboard.relay.client.EvalAiRejectedException;
+import org.carla.leaderboard.relay.store.SubmissionRecords;
+import org.jboss.logging.Logger;
 
 /**
- * One event of {@code submission-events}: parsed with the domain's codec (a malformed one is dead-lettered by the
- * consumer), then relayed. Events of one submission are handled one at a time in this process, so a duplicate
- * delivered in the same batch waits for the first copy instead of racing it; across processes the record's
- * conditional writes decide.
+ * One lifecycle event of {@code submission-events} (only ingest-service and job-launcher send there, so its identity is
+ * taken as sent): parsed with the domain's codec (a malformed one is dead-lettered by the consumer), checked against the
+ * record's current run, then relayed. An event of another run, or of a submission with no record, is logged, counted
+ * and deleted: a resumed submission is never finalized by an earlier run's events.
  */
 @ApplicationScoped
 public class SubmissionEventHandler implements MessageHandler {
 
-    private static final int STRIPES = 64;
+    private static final Logger LOG = Logger.getLogger(SubmissionEventHandler.class);
 
     private final TrackCatalog catalog;
+    private final SubmissionRecords records;
     private final RunningReports running;
     private final FinalReports finals;
-    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private final SubmissionLocks locks;
+    private final RelayMetrics metrics;
 
-    SubmissionEventHandler(TrackCatalog catalog, RunningReports running, FinalReports finals) {
+    SubmissionEventHandler(TrackCatalog catalog, SubmissionRecords records, RunningReports running,
+            FinalReports finals, SubmissionLocks locks, RelayMetrics metrics) {
         this.catalog = catalog;
+        this.records = records;
         this.running = running;
         this.finals = finals;
-        for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new ReentrantLock();
-        }
+        this.locks = locks;
+        this.metrics = metrics;
     }
 
     @Override
     public void handle(ReceivedMessage message) {
         SubmissionEvent event = EventCodec.parseSubmissionEvent(message.body());
-        Destination destination = Destination.of(event.submission(), catalog);
-        var lock = stripes[Math.floorMod(Long.hashCode(event.submission().submissionPk()), STRIPES)];
-        lock.lock();
+        var submission = event.submission();
+        Destination destination = Destination.of(catalog, submission.leaderboard())
+                .orElseThrow(() -> new RejectedMessageException("unknown-leaderboard", "submission "
+                        + submission.submissionPk() + " names leaderboard '" + submission.leaderboard()
+                        + "', which is not configured"))
+                .forPhase(catalog, submission.phasePk());
         try {
-            relay(event, destination);
+            locks.run(submission.submissionPk(), () -> relay(event, destination));
         } catch (EvalAiRejectedException e) {
             throw new RejectedMessageException("evalai-rejected", e.getMessage(), e);
-        } finally {
-            lock.unlock();
         }
     }
 
     private void relay(SubmissionEvent event, Destination destination) {
+        var submission = event.submission();
+        var found = records.find(destination.table(), submission.teamId(), submission.submissionId());
+        if (found.isEmpty()) {
+            LOG.warnf("submission %d: dropping %s of run %d, there is no record of it", submission.submissionPk(),
+                    event.type(), event.run());
+            metrics.dropped(event.type(), RelayMetrics.UNKNOWN_SUBMISSION);
+            return;
+        }
+        var record = found.get();
+        if (record.run() != event.run()) {
+            LOG.infof("submission %d: dropping %s of run %d, the current run is %d", submission.submissionPk(),
+                    event.type(), event.run(), record.run());
+            metrics.dropped(event.type(), RelayMetrics.OTHER_RUN);
+            return;
+        }
         if (event instanceof JobStarted started) {
-            running.jobStarted(started, destination);
-        } else if (event instanceof Progress progress) {
-            running.progress(progress, destination);
+            running.jobStarted(record, started, destination);
         } else if (event instanceof JobFinished finished) {
-            finals.jobFinished(finished, destination);
+            finals.jobFinished(record, finished, destination);
         } else if (event instanceof NotLaunched notLaunched) {
-            finals.notLaunched(notLaunched, destination);
+            finals.notLaunched(record, notLaunched, destination);
         }
     }
 }

@@ -8,6 +8,8 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.status.StatusFiles;
 
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -17,13 +19,11 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * A submission's files in its leaderboard's bucket, under {@code <submission_id>/}: what logcopy uploaded (EvalAI
- * files, status files, logs) and the cancel control object the relay writes.
+ * files, status files, logs) and the cancel control object the relay writes. Every key is built here from the
+ * submission id and a path of {@link LogsLayout} with {@link SubmissionLayout}, never taken from a message.
  */
 @ApplicationScoped
 public class SubmissionFiles {
-
-    /** The control object logcopy watches: its presence cancels the run. */
-    public static final String CANCEL_CONTROL = "control/cancel";
 
     private final S3Client s3;
 
@@ -31,8 +31,9 @@ public class SubmissionFiles {
         this.s3 = s3;
     }
 
-    /** The object as text; empty when it does not exist. */
-    public Optional<String> read(String bucket, String key) {
+    /** The object at a path of the submission's logs volume, as text; empty when it does not exist. */
+    public Optional<String> read(String bucket, String submissionId, String relative) {
+        String key = SubmissionLayout.key(submissionId, relative);
         try {
             return Optional.of(s3.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asString(StandardCharsets.UTF_8));
         } catch (NoSuchKeyException e) {
@@ -46,7 +47,8 @@ public class SubmissionFiles {
     }
 
     /** The last {@code maxBytes} of an object (cut to whole lines); empty when it does not exist. */
-    public Optional<String> tail(String bucket, String key, int maxBytes) {
+    public Optional<String> tail(String bucket, String submissionId, String relative, int maxBytes) {
+        String key = SubmissionLayout.key(submissionId, relative);
         long size;
         try {
             size = s3.headObject(r -> r.bucket(bucket).key(key)).contentLength();
@@ -72,28 +74,17 @@ public class SubmissionFiles {
         return Optional.of(text);
     }
 
-    /** The keys under a prefix, all pages. */
-    public List<String> keys(String bucket, String prefix) {
-        var keys = new ArrayList<String>();
-        s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents()
-                .forEach(object -> keys.add(object.key()));
-        return keys;
-    }
-
-    /** The names of the status files the submission's containers left ({@code agent-1.done}, ...). */
+    /** The names of the status files the submission's containers left ({@code agent-1.done}, ...), all pages. */
     public List<String> statusFiles(String bucket, String submissionId) {
-        return keys(bucket, submissionId + "/" + StatusFiles.DIRECTORY + "/").stream().map(StatusFiles::baseName)
-                .toList();
+        var names = new ArrayList<String>();
+        s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(SubmissionLayout.statusPrefix(submissionId)))
+                .contents().forEach(object -> names.add(StatusFiles.baseName(object.key())));
+        return names;
     }
 
     /** Writes {@code <submission_id>/control/cancel}; writing it again changes nothing. */
-    public void requestCancel(String bucket, String submissionId, Instant at) {
-        s3.putObject(r -> r.bucket(bucket).key(submissionId + "/" + CANCEL_CONTROL).contentType("text/plain"),
-                RequestBody.fromString("cancelled on EvalAI, seen at " + at + "\n"));
-    }
-
-    /** The results' location, as recorded in the submission's record. */
-    public static String location(String bucket, String submissionId) {
-        return "s3://" + bucket + "/" + submissionId + "/";
+    public void requestCancel(String bucket, String submissionId, int run, Instant at) {
+        s3.putObject(r -> r.bucket(bucket).key(SubmissionLayout.cancelControl(submissionId)).contentType("text/plain"),
+                RequestBody.fromString("run " + run + " cancelled on EvalAI, seen at " + at + "\n"));
     }
 }

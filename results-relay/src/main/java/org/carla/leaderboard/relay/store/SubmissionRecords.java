@@ -1,14 +1,45 @@
 package org.carla.leaderboard.relay.store;
 
+import static org.carla.leaderboard.domain.record.SubmissionTable.CANCEL_REQUESTED_RUN;
+import static org.carla.leaderboard.domain.record.SubmissionTable.CHALLENGE_ID;
+import static org.carla.leaderboard.domain.record.SubmissionTable.END_TIME;
+import static org.carla.leaderboard.domain.record.SubmissionTable.EXPECTED_ROUTES;
+import static org.carla.leaderboard.domain.record.SubmissionTable.FAILURE_REASON;
+import static org.carla.leaderboard.domain.record.SubmissionTable.FINAL_SENT;
+import static org.carla.leaderboard.domain.record.SubmissionTable.HISTORY;
+import static org.carla.leaderboard.domain.record.SubmissionTable.INSTANCE_TYPE;
+import static org.carla.leaderboard.domain.record.SubmissionTable.JOB_NAME;
+import static org.carla.leaderboard.domain.record.SubmissionTable.LAST_ENDING;
+import static org.carla.leaderboard.domain.record.SubmissionTable.LAST_PROGRESS_TIME;
+import static org.carla.leaderboard.domain.record.SubmissionTable.LAST_RESULTS_DIGEST;
+import static org.carla.leaderboard.domain.record.SubmissionTable.LEADERBOARD;
+import static org.carla.leaderboard.domain.record.SubmissionTable.NOT_UPLOADED;
+import static org.carla.leaderboard.domain.record.SubmissionTable.NOT_YET;
+import static org.carla.leaderboard.domain.record.SubmissionTable.RESULTS_LOCATION;
+import static org.carla.leaderboard.domain.record.SubmissionTable.ROUTES_DONE;
+import static org.carla.leaderboard.domain.record.SubmissionTable.ROUTES_TOTAL;
+import static org.carla.leaderboard.domain.record.SubmissionTable.RUN;
+import static org.carla.leaderboard.domain.record.SubmissionTable.START_TIME;
+import static org.carla.leaderboard.domain.record.SubmissionTable.STATUS;
+import static org.carla.leaderboard.domain.record.SubmissionTable.SUBMITTED_TIME;
+import static org.carla.leaderboard.domain.record.SubmissionTable.TEAM_NAME;
+import static org.carla.leaderboard.domain.record.SubmissionTable.TRACK_ID;
+import static org.carla.leaderboard.domain.record.SubmissionTable.TRACK_NAME;
+import static org.carla.leaderboard.domain.record.SubmissionTable.WORKERS;
+
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -16,19 +47,19 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
 /**
- * The leaderboard's submissions table (key {@code team_id} + {@code submission_id}). Every write the relay makes is
- * conditional on the record not being terminal yet, so a late or repeated event never moves a submission out of
- * FINISHED, FAILED or CANCELLED.
+ * The relay's reads and writes of a leaderboard's submissions table. Every write is conditional on the record's current
+ * run being the one the relay acts for and on the record not being terminal (FINISHED, FAILED, CANCELLED), so nothing
+ * of an earlier run touches a later one and a late event never moves a run backwards; a write that changes the status
+ * appends its {@code status_history} entry in the same conditional write. A write whose condition fails returns false.
  */
 @ApplicationScoped
 public class SubmissionRecords {
 
-    public static final String STATUS = "submission_status";
-    public static final String FINAL_SENT = "evalai_final_sent";
-    /** Absent metric, as the original records it. */
-    public static final String ABSENT = "-";
+    /** The writer's name in {@code status_history}. */
+    static final String BY = "results-relay";
 
-    private static final String NOT_TERMINAL = "attribute_not_exists(#status) OR NOT (#status IN (:finished, :failed, :cancelled))";
+    private static final String OF_RUN = "#run = :run";
+    private static final String NOT_TERMINAL = "(attribute_not_exists(#status) OR NOT (#status IN (:finished, :failed, :cancelled)))";
 
     private final DynamoDbClient dynamoDb;
 
@@ -36,71 +67,105 @@ public class SubmissionRecords {
         this.dynamoDb = dynamoDb;
     }
 
-    public Optional<SubmissionRecord> find(String table, SubmissionIdentity submission) {
-        var item = dynamoDb.getItem(r -> r.tableName(table).key(key(submission)).consistentRead(true)).item();
+    /** The record of a submission (consistent read); empty when there is none. */
+    public Optional<SubmissionRecord> find(String table, long teamId, String submissionId) {
+        var item = dynamoDb.getItem(r -> r.tableName(table).key(key(teamId, submissionId)).consistentRead(true)).item();
         if (item == null || item.isEmpty()) {
             return Optional.empty();
         }
-        var status = item.get(STATUS);
-        var sent = item.get(FINAL_SENT);
-        return Optional.of(new SubmissionRecord(status == null ? null : parse(status.s()),
-                sent != null && Boolean.TRUE.equals(sent.bool())));
-    }
-
-    /** Records the Job's name; false when the record is already terminal. */
-    public boolean recordJobName(String table, SubmissionIdentity submission, String jobName) {
-        var values = terminalValues();
-        values.put(":job", AttributeValue.fromS(jobName));
-        return updateUnlessTerminal(table, submission, "SET job_name = :job", Map.of("#status", STATUS), values);
-    }
-
-    /** RUNNING, with the start time of the first report kept; false when the record is already terminal. */
-    public boolean markRunning(String table, SubmissionIdentity submission, Instant startTime, String location) {
-        var values = terminalValues();
-        values.put(":running", AttributeValue.fromS(SubmissionStatus.RUNNING.name()));
-        values.put(":start", AttributeValue.fromS(startTime.toString()));
-        values.put(":location", AttributeValue.fromS(location));
-        return updateUnlessTerminal(table, submission,
-                "SET #status = :running, start_time = if_not_exists(start_time, :start), results_location = :location",
-                Map.of("#status", STATUS), values);
+        return Optional.of(read(teamId, submissionId, item));
     }
 
     /**
-     * Makes the final status, end time and every metric ({@code null} → "-") the record's, with
-     * {@code evalai_final_sent} false; false when the record was already terminal.
+     * The run's pod runs: RUNNING, {@code start_time} the pod's start, the Job's name, and the run's progress fields
+     * cleared; only from SUBMITTED or PENDING, so a repeated {@code job-started} changes nothing.
      */
-    public boolean recordFinal(String table, SubmissionIdentity submission, SubmissionStatus status, Instant endTime,
-            Map<String, Double> metrics) {
+    public boolean markRunning(String table, SubmissionRecord record, String jobName, Instant podStartedAt,
+            Instant now) {
+        var write = new Write(record.run());
+        write.name("#start", START_TIME).name("#job", JOB_NAME);
+        write.value(":running", text(SubmissionStatus.RUNNING.name())).value(":start", text(podStartedAt.toString()))
+                .value(":job", text(jobName))
+                .value(":submitted", text(SubmissionStatus.SUBMITTED.name()))
+                .value(":pending", text(SubmissionStatus.PENDING.name()));
+        write.history(now, SubmissionStatus.RUNNING, "pod running in Job " + jobName);
+        return write.apply(table, record, "SET #status = :running, #start = :start, #job = :job, " + Write.APPEND
+                + " REMOVE " + String.join(", ", LAST_RESULTS_DIGEST, LAST_ENDING, NOT_UPLOADED, ROUTES_DONE,
+                        ROUTES_TOTAL, LAST_PROGRESS_TIME),
+                OF_RUN + " AND #status IN (:submitted, :pending)");
+    }
+
+    /**
+     * What a believed progress report says: its time, routes done and total, where the results are, and, in a last
+     * report, how logcopy ended and what it could not upload; with its results digest when its results reached EvalAI
+     * ({@code relayed}). Only while the run is RUNNING.
+     */
+    public boolean recordProgress(String table, SubmissionRecord record, Progress report, String location,
+            boolean relayed) {
+        var write = new Write(record.run());
+        write.name("#progress", LAST_PROGRESS_TIME).name("#done", ROUTES_DONE).name("#total", ROUTES_TOTAL)
+                .name("#location", RESULTS_LOCATION);
+        write.value(":progress", text(report.at().toString())).value(":done", number(report.routesDone()))
+                .value(":total", number(report.routesTotal())).value(":location", text(location))
+                .value(":running", text(SubmissionStatus.RUNNING.name()));
+        var update = new StringBuilder("SET #progress = :progress, #done = :done, #total = :total, #location = :location");
+        if (relayed) {
+            write.name("#digest", LAST_RESULTS_DIGEST).value(":digest", text(report.resultsDigest()));
+            update.append(", #digest = :digest");
+        }
+        if (report.ending() != null) {
+            write.name("#ending", LAST_ENDING).value(":ending", text(report.ending().name()));
+            update.append(", #ending = :ending");
+            if (!report.notUploaded().isEmpty()) {
+                write.name("#missing", NOT_UPLOADED).value(":missing",
+                        AttributeValue.fromL(report.notUploaded().stream().map(SubmissionRecords::text).toList()));
+                update.append(", #missing = :missing");
+            }
+        }
+        return write.apply(table, record, update.toString(), OF_RUN + " AND #status = :running");
+    }
+
+    /** The relay saw the run cancelled on EvalAI: only this makes the run CANCELLED. */
+    public boolean recordCancelRequested(String table, SubmissionRecord record) {
+        var write = new Write(record.run());
+        write.name("#cancel", CANCEL_REQUESTED_RUN);
+        return write.apply(table, record, "SET #cancel = :run", OF_RUN + " AND " + NOT_TERMINAL);
+    }
+
+    /**
+     * The run's final status, end time, every metric ({@code null} → "-") and, for a failure, its reason's first line,
+     * with {@code evalai_final_sent} false; only while the run is not terminal.
+     */
+    public boolean recordFinal(String table, SubmissionRecord record, SubmissionStatus status, Instant endTime,
+            Map<String, Double> metrics, String failureReason, Instant now) {
         if (!status.isTerminal()) {
             throw new IllegalArgumentException(status + " is not a final status");
         }
-        var names = new HashMap<String, String>();
-        var values = terminalValues();
-        names.put("#status", STATUS);
-        names.put("#sent", FINAL_SENT);
-        values.put(":final", AttributeValue.fromS(status.name()));
-        values.put(":end", AttributeValue.fromS(endTime.toString()));
-        values.put(":notSent", AttributeValue.fromBool(false));
-        var update = new StringBuilder("SET #status = :final, end_time = :end, #sent = :notSent");
+        var write = new Write(record.run());
+        write.name("#end", END_TIME).name("#sent", FINAL_SENT).name("#reason", FAILURE_REASON);
+        write.value(":final", text(status.name())).value(":end", text(endTime.toString()))
+                .value(":notSent", AttributeValue.fromBool(false))
+                .value(":reason", text(failureReason == null || failureReason.isBlank() ? NOT_YET
+                        : firstLine(failureReason)));
+        write.history(now, status, failureReason == null ? null : firstLine(failureReason));
+        var update = new StringBuilder("SET #status = :final, #end = :end, #sent = :notSent, #reason = :reason, ")
+                .append(Write.APPEND);
         int i = 0;
         for (var metric : metrics.entrySet()) {
             // Metric names hold '-' (off-road_infractions): always through placeholders.
-            names.put("#m" + i, metric.getKey());
-            values.put(":m" + i, number(metric.getValue()));
+            write.name("#m" + i, metric.getKey()).value(":m" + i, metric(metric.getValue()));
             update.append(", #m").append(i).append(" = :m").append(i);
             i++;
         }
-        return updateUnlessTerminal(table, submission, update.toString(), names, values);
+        return write.apply(table, record, update.toString(), OF_RUN + " AND " + NOT_TERMINAL);
     }
 
-    /** Notes that EvalAI has the final status; only for a record that holds that status. */
-    public void markFinalSent(String table, SubmissionIdentity submission, SubmissionStatus status) {
-        dynamoDb.updateItem(r -> r.tableName(table).key(key(submission))
-                .updateExpression("SET #sent = :sent")
-                .conditionExpression("#status = :final")
-                .expressionAttributeNames(Map.of("#sent", FINAL_SENT, "#status", STATUS))
-                .expressionAttributeValues(Map.of(":sent", AttributeValue.fromBool(true),
-                        ":final", AttributeValue.fromS(status.name()))));
+    /** EvalAI shows the run's final status; only for a record of that run holding that status. */
+    public void markFinalSent(String table, SubmissionRecord record, SubmissionStatus status) {
+        var write = new Write(record.run());
+        write.name("#sent", FINAL_SENT);
+        write.value(":sent", AttributeValue.fromBool(true)).value(":final", text(status.name()));
+        write.apply(table, record, "SET #sent = :sent", OF_RUN + " AND #status = :final");
     }
 
     /** Whether the table answers, for readiness. */
@@ -108,43 +173,134 @@ public class SubmissionRecords {
         dynamoDb.describeTable(r -> r.tableName(table));
     }
 
-    private boolean updateUnlessTerminal(String table, SubmissionIdentity submission, String update,
-            Map<String, String> names, Map<String, AttributeValue> values) {
-        try {
-            dynamoDb.updateItem(r -> r.tableName(table).key(key(submission)).updateExpression(update)
-                    .conditionExpression(NOT_TERMINAL).expressionAttributeNames(names)
-                    .expressionAttributeValues(values));
-            return true;
-        } catch (ConditionalCheckFailedException e) {
-            return false;
+    /** One conditional update of a run's record: the placeholders of its expressions and its history entry. */
+    private final class Write {
+
+        static final String APPEND = "#history = list_append(if_not_exists(#history, :empty), :entry)";
+
+        final Map<String, String> names = new HashMap<>();
+        final Map<String, AttributeValue> values = new HashMap<>();
+
+        Write(int run) {
+            names.put("#run", RUN);
+            names.put("#status", STATUS);
+            values.put(":run", number(run));
+        }
+
+        Write name(String placeholder, String attribute) {
+            names.put(placeholder, attribute);
+            return this;
+        }
+
+        Write value(String placeholder, AttributeValue value) {
+            values.put(placeholder, value);
+            return this;
+        }
+
+        void history(Instant at, SubmissionStatus status, String detail) {
+            var entry = new HashMap<String, AttributeValue>();
+            entry.put(SubmissionTable.HISTORY_AT, text(at.toString()));
+            entry.put(SubmissionTable.HISTORY_RUN, values.get(":run"));
+            entry.put(SubmissionTable.HISTORY_STATUS, text(status.name()));
+            entry.put(SubmissionTable.HISTORY_BY, text(BY));
+            if (detail != null && !detail.isBlank()) {
+                entry.put(SubmissionTable.HISTORY_DETAIL, text(detail));
+            }
+            names.put("#history", HISTORY);
+            values.put(":empty", AttributeValue.fromL(List.of()));
+            values.put(":entry", AttributeValue.fromL(List.of(AttributeValue.fromM(entry))));
+        }
+
+        boolean apply(String table, SubmissionRecord record, String update, String condition) {
+            String used = update + " " + condition;
+            if (used.contains(":finished")) {
+                values.put(":finished", text(SubmissionStatus.FINISHED.name()));
+                values.put(":failed", text(SubmissionStatus.FAILED.name()));
+                values.put(":cancelled", text(SubmissionStatus.CANCELLED.name()));
+            }
+            // DynamoDB refuses a placeholder the expressions do not use.
+            names.keySet().removeIf(name -> !uses(used, name));
+            values.keySet().removeIf(name -> !uses(used, name));
+            try {
+                dynamoDb.updateItem(r -> r.tableName(table).key(key(record.teamId(), record.submissionId()))
+                        .updateExpression(update).conditionExpression(condition)
+                        .expressionAttributeNames(names).expressionAttributeValues(values));
+                return true;
+            } catch (ConditionalCheckFailedException e) {
+                return false;
+            }
         }
     }
 
-    private static Map<String, AttributeValue> terminalValues() {
-        var values = new HashMap<String, AttributeValue>();
-        values.put(":finished", AttributeValue.fromS(SubmissionStatus.FINISHED.name()));
-        values.put(":failed", AttributeValue.fromS(SubmissionStatus.FAILED.name()));
-        values.put(":cancelled", AttributeValue.fromS(SubmissionStatus.CANCELLED.name()));
-        return values;
+    private static boolean uses(String expression, String placeholder) {
+        return java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(placeholder) + "(?![A-Za-z0-9_])")
+                .matcher(expression).find();
     }
 
-    private static AttributeValue number(Double value) {
+    private static SubmissionRecord read(long teamId, String submissionId, Map<String, AttributeValue> item) {
+        return new SubmissionRecord(identity(teamId, submissionId, item), teamId, submissionId,
+                integer(item, RUN).orElse(1), SubmissionTable.status(string(item, STATUS)).orElse(null),
+                item.containsKey(FINAL_SENT) && Boolean.TRUE.equals(item.get(FINAL_SENT).bool()),
+                integer(item, CANCEL_REQUESTED_RUN).orElse(0), integer(item, EXPECTED_ROUTES),
+                integer(item, WORKERS), string(item, INSTANCE_TYPE), string(item, LAST_RESULTS_DIGEST),
+                integer(item, ROUTES_DONE), string(item, SUBMITTED_TIME), string(item, LAST_ENDING),
+                item.containsKey(NOT_UPLOADED) && item.get(NOT_UPLOADED).hasL()
+                        ? item.get(NOT_UPLOADED).l().stream().map(AttributeValue::s).filter(s -> s != null).toList()
+                        : List.of());
+    }
+
+    /** The submission as ingest-service recorded it; empty when the record lacks a part of it. */
+    private static Optional<SubmissionIdentity> identity(long teamId, String submissionId,
+            Map<String, AttributeValue> item) {
+        try {
+            return Optional.of(new SubmissionIdentity(Long.parseLong(submissionId),
+                    Long.parseLong(string(item, CHALLENGE_ID)), Long.parseLong(string(item, TRACK_ID)), teamId,
+                    string(item, TEAM_NAME), string(item, LEADERBOARD), string(item, TRACK_NAME)));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String string(Map<String, AttributeValue> item, String attribute) {
+        var value = item.get(attribute);
+        return value == null ? null : value.s();
+    }
+
+    private static OptionalInt integer(Map<String, AttributeValue> item, String attribute) {
+        var value = item.get(attribute);
+        if (value == null || value.n() == null) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(Integer.parseInt(value.n()));
+        } catch (NumberFormatException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    private static AttributeValue metric(Double value) {
         if (value == null || value.isNaN() || value.isInfinite()) {
-            return AttributeValue.fromS(ABSENT);
+            return text(NOT_YET);
         }
         return AttributeValue.fromN(BigDecimal.valueOf(value).toPlainString());
     }
 
-    private static Map<String, AttributeValue> key(SubmissionIdentity submission) {
-        return Map.of("team_id", AttributeValue.fromS(Long.toString(submission.teamId())),
-                "submission_id", AttributeValue.fromS(submission.submissionId()));
+    private static String firstLine(String text) {
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
     }
 
-    private static SubmissionStatus parse(String value) {
-        try {
-            return value == null ? null : SubmissionStatus.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+    private static AttributeValue text(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    private static AttributeValue number(long value) {
+        return AttributeValue.fromN(Long.toString(value));
+    }
+
+    private static Map<String, AttributeValue> key(long teamId, String submissionId) {
+        var key = new HashMap<String, AttributeValue>();
+        SubmissionTable.key(teamId, submissionId).forEach((name, value) -> key.put(name, text(value)));
+        return key;
     }
 }

@@ -29,10 +29,10 @@ class FailureExplanationTests {
 
     @Test
     void failingContainersAreThoseThatEndedWithAnError() {
-        var containers = List.of(new ContainerOutcome("simulator-1", 0, 0, "Completed"),
-                new ContainerOutcome("agent-1", 2, 0, "Completed"),
-                new ContainerOutcome("agent-2", 4, 1, "Error"),
-                new ContainerOutcome("logcopy", 0, null, null));
+        var containers = List.of(new ContainerOutcome("simulator-1", 0, 0, "Completed", null),
+                new ContainerOutcome("agent-1", 2, 0, "Completed", null),
+                new ContainerOutcome("agent-2", 4, 1, "Error", null),
+                new ContainerOutcome("logcopy", 0, null, null, null));
 
         assertThat(FailureExplanation.failingContainers(containers)).extracting(ContainerOutcome::name)
                 .containsExactly("agent-2");
@@ -40,14 +40,14 @@ class FailureExplanationTests {
 
     @Test
     void withoutAnErrorTheRestartedContainersAreTheSuspects() {
-        var containers = List.of(new ContainerOutcome("simulator-1", 3, null, null),
-                new ContainerOutcome("agent-1", 0, 0, "Completed"));
+        var containers = List.of(new ContainerOutcome("simulator-1", 3, null, null, null),
+                new ContainerOutcome("agent-1", 0, 0, "Completed", null));
 
         assertThat(FailureExplanation.failingContainers(containers)).extracting(ContainerOutcome::name)
                 .containsExactly("simulator-1");
     }
 
     private static JobFinished finished(JobFinished.Outcome outcome, String reason) {
-        return JobFinished.of(SUBMISSION, "job", outcome, reason, 2, null, null, List.of(), Instant.now());
+        return JobFinished.of(SUBMISSION, 1, "job", outcome, reason, 2, null, null, List.of(), Instant.now());
     }
 }

@@ -1,0 +1,192 @@
+package org.carla.leaderboard.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.carla.leaderboard.relay.ResultsRelayTests.PATIENCE;
+import static org.carla.leaderboard.relay.ResultsRelayTests.RESULTS;
+import static org.carla.leaderboard.relay.ResultsRelayTests.SENSORS;
+import static org.carla.leaderboard.relay.ResultsRelayTests.isTrue;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.carla.leaderboard.domain.event.JobFinished;
+import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
+import org.carla.leaderboard.domain.event.Progress;
+import org.carla.leaderboard.domain.event.SubmissionRef;
+import org.carla.leaderboard.domain.record.SubmissionTable;
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.testing.InjectLocalStack;
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The relay acts only on the record's current run, and believes a progress report only when the record says so: an
+ * earlier run's events, a report of a submission it does not know, of another run, of a run not running or already
+ * over change nothing, in DynamoDB or on EvalAI.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackResource.class, initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
+        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
+class RunIdentityTests {
+
+    @InjectLocalStack
+    RunningStack stack;
+
+    @Inject
+    MeterRegistry registry;
+
+    /** Issue 13's failing e2e: run 1's final report delivered again during run 2 made run 2 FAILED. */
+    @Test
+    void anEarlierRunsFinalReportDeliveredAgainDuringTheResumedRunChangesNothing() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(Map.of());
+        var run1Failed = given.jobFinished(JobFinished.Outcome.FAILED, "BackoffLimitExceeded",
+                List.of(new ContainerOutcome("agent-1", 4, 1, "Error", Instant.now())));
+        given.send(run1Failed);
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
+        stack.evalAi().resume(given.pk());
+        given.resumed();
+        double otherRunBefore = dropped("job-finished", "other-run");
+
+        given.send(run1Failed);
+
+        await().atMost(PATIENCE).until(() -> dropped("job-finished", "other-run") > otherRunBefore);
+        assertThat(given.recordStatus()).isEqualTo("SUBMITTED");
+        assertThat(given.onEvalAi().status()).isEqualTo("resuming");
+        assertThat(EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk())).hasSize(1);
+
+        // Run 2 drives to its end, undisturbed.
+        given.evalAiFiles(RESULTS).allDone();
+        given.send(given.jobStarted());
+        await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
+        given.report(given.progress(2, 2));
+        await().atMost(PATIENCE).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
+        given.send(given.succeeded());
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
+        assertThat(given.recordStatus()).isEqualTo("FINISHED");
+        assertThat(given.onEvalAi().status()).isEqualTo("finished");
+        assertThat(given.record().get(SubmissionTable.RUN).n()).isEqualTo("2");
+    }
+
+    @Test
+    void theRunsPodRunningMakesItRunningFromThePodsStartWithItsHistory() {
+        var given = GivenSubmission.submitted(stack, SENSORS);
+        var started = given.jobStarted();
+
+        given.send(started);
+
+        await().atMost(PATIENCE).until(() -> "running".equals(given.onEvalAi().status()));
+        var record = given.record();
+        assertThat(record.get(SubmissionTable.STATUS).s()).isEqualTo("RUNNING");
+        assertThat(record.get(SubmissionTable.START_TIME).s()).isEqualTo(started.podStartedAt().toString());
+        assertThat(record.get(SubmissionTable.JOB_NAME).s()).isEqualTo(given.jobName());
+        assertThat(given.onEvalAi().jobNames()).containsExactly(given.jobName());
+        var entry = record.get(SubmissionTable.HISTORY).l().get(0).m();
+        assertThat(entry.get(SubmissionTable.HISTORY_STATUS).s()).isEqualTo("RUNNING");
+        assertThat(entry.get(SubmissionTable.HISTORY_RUN).n()).isEqualTo("1");
+        assertThat(entry.get(SubmissionTable.HISTORY_BY).s()).isEqualTo("results-relay");
+    }
+
+    @Test
+    void aJobStartedOfAnEarlierRunIsDropped() {
+        var given = GivenSubmission.submitted(stack, SENSORS).resumed();
+        given.run = 1;
+        double before = dropped("job-started", "other-run");
+
+        given.send(given.jobStarted());
+
+        await().atMost(PATIENCE).until(() -> dropped("job-started", "other-run") > before);
+        assertThat(given.recordStatus()).isEqualTo("SUBMITTED");
+        assertThat(EvalAiCalls.runningUpdates(stack.evalAi().calls(), given.pk())).isEmpty();
+    }
+
+    @Test
+    void aReportOfARunNotRunningYetIsNotBelieved() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS);
+        double before = dropped("progress", "not-running");
+
+        given.report(given.progress(2, 2));
+
+        await().atMost(PATIENCE).until(() -> dropped("progress", "not-running") > before);
+        assertThat(given.record()).doesNotContainKey(SubmissionTable.ROUTES_DONE);
+        assertThat(EvalAiCalls.partialUpdates(stack.evalAi().calls(), given.pk())).isEmpty();
+    }
+
+    @Test
+    void aReportOfAnotherRunOrOfNoSuchSubmissionIsNotBelieved() {
+        var given = running(GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS));
+        double otherRun = dropped("progress", "other-run");
+        double unknown = dropped("progress", "unknown-submission");
+        var report = given.progress(2, 2);
+        var ref = report.submission();
+
+        // The run after this one, the same submission under another team, a leaderboard that does not exist.
+        given.report(withRef(report, ref, report.run() + 1),
+                withRef(report, new SubmissionRef(ref.submissionPk(), ref.teamId() + 1, ref.leaderboard()), 1),
+                withRef(report, new SubmissionRef(ref.submissionPk(), ref.teamId(), "leaderboard-99"), 1));
+
+        await().atMost(PATIENCE).until(() -> dropped("progress", "other-run") > otherRun
+                && dropped("progress", "unknown-submission") >= unknown + 2);
+        assertThat(given.record()).doesNotContainKey(SubmissionTable.ROUTES_DONE);
+        assertThat(EvalAiCalls.partialUpdates(stack.evalAi().calls(), given.pk())).isEmpty();
+    }
+
+    @Test
+    void aHeartbeatMovesTheRecordsProgressButTellsEvalAiNothing() {
+        var given = running(GivenSubmission.submitted(stack, SENSORS).evalAiFiles(Map.of()));
+        given.report(given.progress(1, 2));
+        await().atMost(PATIENCE).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
+        String firstProgress = given.record().get(SubmissionTable.LAST_PROGRESS_TIME).s();
+        int callsBefore = stack.evalAi().calls().size();
+        var first = given.progress(1, 2);
+        var heartbeat = Progress.of(first.submission(), first.run(), 1, 2, false, first.resultsDigest(), true, null,
+                List.of(), Instant.now().plusSeconds(300));
+
+        given.report(heartbeat);
+
+        await().atMost(PATIENCE).until(() -> !firstProgress.equals(
+                given.record().get(SubmissionTable.LAST_PROGRESS_TIME).s()));
+        assertThat(given.record().get(SubmissionTable.LAST_PROGRESS_TIME).s()).isEqualTo(heartbeat.at().toString());
+        assertThat(stack.evalAi().calls()).hasSize(callsBefore);
+    }
+
+    @Test
+    void aReportAfterTheRunEndedIsNotBelieved() {
+        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS).allDone();
+        given.send(given.succeeded());
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
+        double before = dropped("progress", "final");
+
+        given.report(given.progress(1, 2));
+
+        await().atMost(PATIENCE).until(() -> dropped("progress", "final") > before);
+        assertThat(given.onEvalAi().status()).isEqualTo("finished");
+        assertThat(given.record().get(SubmissionTable.STATUS).s()).isEqualTo("FINISHED");
+    }
+
+    private GivenSubmission running(GivenSubmission given) {
+        given.send(given.jobStarted());
+        await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
+        return given;
+    }
+
+    private static Progress withRef(Progress report, SubmissionRef ref, int run) {
+        return Progress.of(ref, run, report.routesDone(), report.routesTotal(), report.globalResults(),
+                report.resultsDigest(), report.heartbeat(), report.ending(), report.notUploaded(), report.at());
+    }
+
+    private double dropped(String type, String reason) {
+        return registry.find("relay.events.dropped").tag("type", type).tag("reason", reason).counters().stream()
+                .mapToDouble(Counter::count).sum();
+    }
+}
