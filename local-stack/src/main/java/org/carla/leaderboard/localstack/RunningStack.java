@@ -107,6 +107,19 @@ public final class RunningStack implements AutoCloseable {
         return component(KubernetesComponent.NAME, KubernetesComponent.class).client();
     }
 
+    /**
+     * A server to take down and bring back ({@code sqs}, {@code dynamodb}, {@code s3}): kill/start, freeze/thaw, each
+     * keeping its data and port. Fails clearly for a component that is not running or not such a server.
+     */
+    public LocalServer server(String name) {
+        StackComponent component = component(name, StackComponent.class);
+        if (!(component instanceof LocalServer server)) {
+            throw new IllegalArgumentException("'" + name + "' cannot be taken down and brought back; servers: sqs, "
+                    + "dynamodb, s3 (the EvalAI stand-in has faults of its own: evalAi().failFor(...), ...)");
+        }
+        return server;
+    }
+
     /** Every component's endpoints by name, in start order. */
     public synchronized Map<String, URI> endpoints() {
         var endpoints = new LinkedHashMap<String, URI>();

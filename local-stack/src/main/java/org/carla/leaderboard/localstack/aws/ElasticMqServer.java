@@ -34,6 +34,7 @@ public final class ElasticMqServer extends LocalAwsServer {
     /** How long both queues keep a message (SQS's maximum): longer than any outage the receive count rides out. */
     public static final Duration RETENTION = Duration.ofDays(14);
     public static final String DEAD_LETTER_SUFFIX = "-dlq";
+    private static final String DATABASE = "messages";
 
     private final Map<String, String> queueUrls = new LinkedHashMap<>();
     private final Map<String, String> deadLetterQueueUrls = new LinkedHashMap<>();
@@ -46,13 +47,18 @@ public final class ElasticMqServer extends LocalAwsServer {
     @Override
     List<String> command(StackContext context, int port) throws Exception {
         var config = context.workDir().resolve("elasticmq.conf");
+        // Queues and messages in an H2 file, so a killed server comes back with what it held; a stack starts empty.
+        var database = context.workDir().resolve(DATABASE);
+        Files.deleteIfExists(database.resolveSibling(DATABASE + ".mv.db"));
+        Files.deleteIfExists(database.resolveSibling(DATABASE + ".trace.db"));
         Files.writeString(config, """
                 include classpath("application.conf")
                 node-address { protocol = "http", host = "127.0.0.1", port = %d, context-path = "" }
                 rest-sqs { enabled = true, bind-port = %d, bind-hostname = "127.0.0.1", sqs-limits = strict }
                 generate-node-address = false
                 aws { region = "%s", accountId = "000000000000" }
-                """.formatted(port, port, context.region()), StandardCharsets.UTF_8);
+                messages-storage { enabled = true, uri = "jdbc:h2:%s", prune-data-on-init = false }
+                """.formatted(port, port, context.region(), database), StandardCharsets.UTF_8);
         return ServerProcess.javaCommand(ServerClassPath.of("elasticmq", LAUNCHER),
                 List.of("-Dconfig.file=" + config),
                 LAUNCHER, List.of());
