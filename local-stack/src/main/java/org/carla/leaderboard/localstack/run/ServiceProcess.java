@@ -80,6 +80,29 @@ public final class ServiceProcess implements AutoCloseable {
         launch(readyTimeout);
     }
 
+    /** SIGKILL with no grace, so no shutdown hook runs (a crash, the OOM killer, a lost node); waits for the exit. */
+    public void kill() {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        var descendants = process.descendants().toList();
+        process.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
+        try {
+            process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Starts it again after {@link #kill()} or {@link #stop()}: same configuration, same port; nothing if it runs. */
+    public void start(Duration readyTimeout) {
+        if (isAlive()) {
+            return;
+        }
+        launch(readyTimeout);
+    }
+
     private void launch(Duration readyTimeout) {
         try {
             Files.createDirectories(workDir.resolve("config"));
