@@ -84,6 +84,23 @@ public final class LocalJobRunner implements AutoCloseable {
         return handles;
     }
 
+    /**
+     * Kills one container of a Job's running pod with SIGKILL, every process of it at once, as the OOM killer or an
+     * eviction would: no SIGTERM, no grace. With {@code oomKilled} its terminated state says reason
+     * {@code OOMKilled}, else {@code Error}; the exit code is 137 either way. The pod's restart policy applies as to
+     * any failure (OnFailure: restarted after the back-off, counted against backoffLimit).
+     *
+     * @return false when the Job has no running container of that name
+     */
+    public boolean killContainer(String jobName, String container, boolean oomKilled) {
+        for (PodRun run : running.values()) {
+            if (run.jobName().equals(jobName)) {
+                return run.kill(container, oomKilled ? "OOMKilled" : "Error");
+            }
+        }
+        return false;
+    }
+
     private synchronized void reconcile(Job job) {
         String uid = job.getMetadata().getUid();
         if (closed || job.getMetadata().getDeletionTimestamp() != null) {

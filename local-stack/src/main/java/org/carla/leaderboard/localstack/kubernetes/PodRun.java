@@ -5,7 +5,9 @@ import java.lang.ProcessBuilder.Redirect;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -74,17 +76,56 @@ final class PodRun {
         return job.getMetadata().getUid();
     }
 
-    /** The pod's live processes and their descendants (any thread may ask). */
+    String jobName() {
+        return jobName;
+    }
+
+    /** Every live process of the pod's containers, re-parented ones included (any thread may ask). */
     List<ProcessHandle> processes() {
         List<ProcessHandle> handles = new ArrayList<>();
-        for (ContainerRun container : allContainers()) {
+        ContainerProcesses.find(mains(allContainers())).values().forEach(handles::addAll);
+        return handles;
+    }
+
+    /** The main process of each container that has one now, by run id. */
+    private static Map<String, ProcessHandle> mains(List<ContainerRun> containers) {
+        Map<String, ProcessHandle> mains = new LinkedHashMap<>();
+        for (ContainerRun container : containers) {
             Process process = container.process;
-            if (process != null && process.isAlive()) {
-                handles.add(process.toHandle());
-                process.descendants().forEach(handles::add);
+            String runId = container.runId;
+            if (process != null && runId != null) {
+                mains.put(runId, process.toHandle());
             }
         }
-        return handles;
+        return mains;
+    }
+
+    /**
+     * SIGKILL to every process of one running container at once, as the OOM killer (with {@code reason} OOMKilled)
+     * or an eviction does; its restart policy applies as to any failure. False when it is not running.
+     */
+    boolean kill(String containerName, String reason) {
+        try {
+            return thread.submit(() -> {
+                for (ContainerRun container : allContainers()) {
+                    Process process = container.process;
+                    if (container.name().equals(containerName) && process != null && process.isAlive()) {
+                        container.killReason = reason;
+                        LOG.infof("job %s: killing container %s (%s)", jobName, containerName, reason);
+                        ContainerProcesses.kill(container.runId, process.toHandle());
+                        return true;
+                    }
+                }
+                return false;
+            }).get(30, TimeUnit.SECONDS);
+        } catch (RejectedExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("job " + jobName + ": killing " + containerName + " failed", e);
+        }
     }
 
     private List<ContainerRun> allContainers() {
@@ -186,6 +227,9 @@ final class PodRun {
                     .redirectInput(Redirect.from(new java.io.File("/dev/null")));
             builder.environment().clear();
             builder.environment().putAll(launch.env());
+            String runId = ContainerProcesses.runId(podName, container.name(), container.restarts);
+            builder.environment().put(ContainerProcesses.VARIABLE, runId);
+            container.runId = runId;
             process = builder.start();
         } catch (IllegalArgumentException e) {
             // The kubelet's CreateContainerConfigError: nothing ran, nothing to restart; the deadline ends the Job.
@@ -203,8 +247,14 @@ final class PodRun {
         LOG.infof("job %s: container %s started (pid %d, restart %d)", jobName, container.spec.getName(),
                 process.pid(), container.restarts);
         publish();
-        process.onExit().thenAcceptAsync(done -> exited(container, done, done.exitValue(),
-                done.exitValue() == 0 ? "Completed" : "Error", null, JobStatusWriter.now()), thread);
+        String runId = container.runId;
+        process.onExit().thenAcceptAsync(done -> {
+            // The main process is gone: so is the container, every process of it (its PID namespace in a cluster).
+            ContainerProcesses.kill(runId, done.toHandle());
+            String reason = container.killReason != null ? container.killReason
+                    : done.exitValue() == 0 ? "Completed" : "Error";
+            exited(container, done, done.exitValue(), reason, null, JobStatusWriter.now());
+        }, thread);
     }
 
     private void exited(ContainerRun container, Process process, int exitCode, String reason, String message,
@@ -213,6 +263,7 @@ final class PodRun {
             return;
         }
         container.process = null;
+        container.killReason = null;
         ContainerState terminated = container.terminated(exitCode, reason, message, finishedAt);
         LOG.infof("job %s: container %s exited with %d", jobName, container.spec.getName(), exitCode);
         if (exitCode == 0) {
@@ -289,10 +340,8 @@ final class PodRun {
     }
 
     private void stopProcesses() {
-        List<ContainerRun> running = new ArrayList<>();
-        initContainers.stream().filter(c -> c.process != null).forEach(running::add);
-        containers.stream().filter(c -> c.process != null).forEach(running::add);
-        ProcessTree.stop(running.stream().map(c -> c.process.toHandle()).toList(), gracePeriod());
+        List<ContainerRun> running = allContainers().stream().filter(c -> c.process != null).toList();
+        ContainerProcesses.stop(mains(running), gracePeriod());
         for (ContainerRun container : running) {
             int exitCode = container.process.isAlive() ? 137 : container.process.exitValue();
             container.state = container.terminated(exitCode, "Error", null, JobStatusWriter.now());

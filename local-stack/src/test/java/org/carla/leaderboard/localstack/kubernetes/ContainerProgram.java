@@ -10,6 +10,7 @@ import java.util.Arrays;
  * A container's program for the runner's tests, run as a real process: {@code stamp FILE MILLIS} writes its start
  * and end times; {@code fail FILE CODE} appends a line and exits with CODE; {@code env FILE NAME...} writes the named
  * variables and its arguments; {@code spawn FILE} starts a child {@code sleep} and writes both pids, then waits;
+ * {@code orphan FILE} does the same and exits at once, leaving the child behind;
  * {@code install DIR} copies {@code /bin/true} to {@code DIR/pod-runtime}; {@code say TEXT [CODE]} prints TEXT on
  * stdout and stderr and exits with CODE.
  */
@@ -38,6 +39,11 @@ public final class ContainerProgram {
                 Process child = new ProcessBuilder("sleep", "300").start();
                 append(Path.of(args[1]), ProcessHandle.current().pid() + " " + child.pid());
                 child.waitFor();
+            }
+            case "orphan" -> {
+                // A child in a session of its own (as pod-runtime starts the real program), left behind on exit.
+                Process child = new ProcessBuilder("setsid", "sleep", "300").start();
+                append(Path.of(args[1]), ProcessHandle.current().pid() + " " + child.pid());
             }
             case "install" -> {
                 // Like pod-runtime's install: puts an executable (here /bin/true) into the shared volume.

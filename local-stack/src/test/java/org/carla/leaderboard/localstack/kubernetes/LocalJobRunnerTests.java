@@ -215,6 +215,44 @@ class LocalJobRunnerTests {
     }
 
     @Test
+    void aContainerWhoseMainProcessEndsTakesEveryProcessOfItAlong() throws IOException {
+        Job job = job("orphans", 0, null, List.of(),
+                List.of(program("leaver", "orphan", "/data/pids"), host("sleeper", "sleep", "300")));
+        job.getSpec().getTemplate().getSpec().setTerminationGracePeriodSeconds(1L);
+        client.batch().v1().jobs().resource(job).create();
+        List<Long> pids = awaitPids(volume("orphans", "data").resolve("pids"), false);
+
+        // The leaver exited 0 leaving its child (re-parented, a session of its own): the runner kills the child.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(alive(pids.get(1))).isFalse());
+        await().atMost(Duration.ofSeconds(10)).until(() -> containerStatus(onlyPod(jobs().withName("orphans").get()),
+                "leaver").getState().getTerminated() != null);
+        assertThat(containerStatus(onlyPod(jobs().withName("orphans").get()), "leaver").getState().getTerminated()
+                .getExitCode()).isZero();
+        assertThat(containerStatus(onlyPod(jobs().withName("orphans").get()), "sleeper").getState().getRunning())
+                .isNotNull();
+    }
+
+    @Test
+    void killsAContainerAtOnceAsTheOomKillerDoesAndRestartsIt() throws IOException {
+        Job job = job("oom", 2, null, List.of(), List.of(program("spawner", "spawn", "/data/pids")));
+        client.batch().v1().jobs().resource(job).create();
+        Path pidsFile = volume("oom", "data").resolve("pids");
+        List<Long> first = awaitPids(pidsFile);
+
+        assertThat(runner.killContainer("oom", "spawner", true)).isTrue();
+
+        assertThat(first).allSatisfy(pid -> assertThat(alive(pid)).as("pid %d", pid).isFalse());
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.readAllLines(pidsFile).size() == 2);
+        ContainerStatus status = containerStatus(onlyPod(jobs().withName("oom").get()), "spawner");
+        assertThat(status.getRestartCount()).isEqualTo(1);
+        assertThat(status.getLastState().getTerminated().getExitCode()).isEqualTo(137);
+        assertThat(status.getLastState().getTerminated().getReason()).isEqualTo("OOMKilled");
+        assertThat(status.getLastState().getTerminated().getFinishedAt()).isNotNull();
+        assertThat(runner.killContainer("oom", "no-such-container", false)).isFalse();
+        assertThat(runner.killContainer("no-such-job", "spawner", false)).isFalse();
+    }
+
+    @Test
     void mapsMountPathsInEnvAndArgumentsAndLogsEachContainerToItsOwnFile() throws IOException {
         Container env = program("env", "env", "$(LOGS_DIR)/env.txt", "LOGS_DIR", "STATUS_DIR", "NEAR_MISS", "SUBDIR",
                 "FROM_PROFILE", "JOB_LABEL", "SECRET");
@@ -375,9 +413,17 @@ class LocalJobRunnerTests {
     }
 
     private static List<Long> awaitPids(Path file) throws IOException {
+        return awaitPids(file, true);
+    }
+
+    /** The two pids of the file's first line; with {@code bothAlive}, checked alive. */
+    private static List<Long> awaitPids(Path file, boolean bothAlive) throws IOException {
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(file) && Files.readString(file).endsWith("\n"));
-        List<Long> pids = Arrays.stream(Files.readString(file).trim().split(" ")).map(Long::parseLong).toList();
-        assertThat(pids).hasSize(2).allSatisfy(pid -> assertThat(alive(pid)).isTrue());
+        List<Long> pids = Arrays.stream(Files.readAllLines(file).get(0).trim().split(" ")).map(Long::parseLong).toList();
+        assertThat(pids).hasSize(2);
+        if (bothAlive) {
+            assertThat(pids).allSatisfy(pid -> assertThat(alive(pid)).isTrue());
+        }
         return pids;
     }
 
