@@ -3,12 +3,14 @@ package org.carla.leaderboard.localstack.kubernetes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -35,6 +37,7 @@ public final class LocalJobRunner implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(LocalJobRunner.class);
 
     private final LocalJobRunnerOptions options;
+    private final Optional<Path> setpriv;
     private final Map<String, PodRun> running = new ConcurrentHashMap<>();
     private final Set<String> expiring = ConcurrentHashMap.newKeySet();
     /** The TTL-after-finished controller's clock: deletes finished Jobs whose {@code ttlSecondsAfterFinished} passed. */
@@ -48,8 +51,16 @@ public final class LocalJobRunner implements AutoCloseable {
 
     private LocalJobRunner(LocalJobRunnerOptions options) {
         this.options = options;
+        this.setpriv = ContainerUser.switcher();
         try {
             Files.createDirectories(options.workRoot());
+            if (setpriv.isPresent()) {
+                reachableByEveryUser(options.workRoot());
+            } else {
+                LOG.infof("containers run as this runner's user (%s), not as their securityContext says: %s",
+                        System.getProperty("user.name"), ContainerUser.runnerIsRoot()
+                                ? "util-linux setpriv is missing" : "switching users needs root");
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the runner's work root " + options.workRoot(), e);
         }
@@ -70,6 +81,18 @@ public final class LocalJobRunner implements AutoCloseable {
                         deleted(job);
                     }
                 }, 0);
+    }
+
+    /** Containers of other users must traverse the work root (a temporary folder is 0700); its parents are told of. */
+    private static void reachableByEveryUser(Path workRoot) throws IOException {
+        int mode = (Integer) Files.getAttribute(workRoot, "unix:mode");
+        Files.setAttribute(workRoot, "unix:mode", (mode & 07777) | 0111);
+        for (Path parent = workRoot.toAbsolutePath().getParent(); parent != null; parent = parent.getParent()) {
+            if (((Integer) Files.getAttribute(parent, "unix:mode") & 0001) == 0) {
+                LOG.warnf("%s is not searchable by other users: containers running as another user cannot reach "
+                        + "their volumes under %s", parent, workRoot);
+            }
+        }
     }
 
     /** Starts watching the options' namespace; returns once the informer has listed the existing Jobs. */
@@ -124,7 +147,7 @@ public final class LocalJobRunner implements AutoCloseable {
         }
         // A pod left by an earlier runner has no processes behind it any more: replace it, as for a lost node.
         options.client().pods().inNamespace(options.namespace()).withLabel("controller-uid", uid).delete();
-        PodRun fresh = new PodRun(options, job);
+        PodRun fresh = new PodRun(options, job, setpriv);
         running.put(uid, fresh);
         fresh.start();
     }

@@ -2,6 +2,8 @@ package org.carla.leaderboard.localstack.kubernetes;
 
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,6 +41,8 @@ final class PodRun {
     private static final int DEFAULT_BACKOFF_LIMIT = 6;
 
     private final LocalJobRunnerOptions options;
+    /** util-linux setpriv when the runner is root: each container runs as its user; empty: as the runner. */
+    private final Optional<Path> setpriv;
     private final JobStatusWriter writer;
     private final Job job;
     private final String jobName;
@@ -51,8 +56,9 @@ final class PodRun {
     private boolean finished;
     private boolean ready;
 
-    PodRun(LocalJobRunnerOptions options, Job job) {
+    PodRun(LocalJobRunnerOptions options, Job job, Optional<Path> setpriv) {
         this.options = options;
+        this.setpriv = setpriv;
         this.writer = new JobStatusWriter(options.client(), options.namespace());
         this.job = job;
         this.jobName = job.getMetadata().getName();
@@ -184,7 +190,7 @@ final class PodRun {
             // The deadline first: a pod that cannot be created must not leave its Job active for ever.
             scheduleDeadline(Instant.parse(started.getStatus().getStartTime()));
             layout = new PodLayout(options.workRoot(), jobName, job.getSpec().getTemplate().getSpec(),
-                    options.podPortVariables());
+                    options.podPortVariables(), setpriv.isPresent());
             pod = options.client().pods().inNamespace(options.namespace())
                     .resource(PodObjects.newPod(job, podName, options.namespace())).create();
             LOG.infof("job %s: pod %s started (%d init containers, %d containers) in %s", jobName, podName,
@@ -222,7 +228,9 @@ final class PodRun {
         Process process;
         try {
             PodLayout.Launch launch = layout.launch(container.spec, profile, podName, PodObjects.fields(pod));
-            var builder = new ProcessBuilder(launch.argv()).directory(launch.workingDirectory().toFile())
+            requireExecutable(launch);
+            var builder = new ProcessBuilder(launch.user().argv(launch.argv(), setpriv))
+                    .directory(launch.workingDirectory().toFile())
                     .redirectErrorStream(true).redirectOutput(Redirect.appendTo(launch.logFile().toFile()))
                     .redirectInput(Redirect.from(new java.io.File("/dev/null")));
             builder.environment().clear();
@@ -255,6 +263,24 @@ final class PodRun {
                     : done.exitValue() == 0 ? "Completed" : "Error";
             exited(container, done, done.exitValue(), reason, null, JobStatusWriter.now());
         }, thread);
+    }
+
+    /** The runtime's check before exec: a program that is not there is a StartError, not a run that fails. */
+    private static void requireExecutable(PodLayout.Launch launch) throws IOException {
+        String program = launch.argv().get(0);
+        if (program.contains("/")) {
+            if (!Files.isExecutable(launch.workingDirectory().resolve(program))) {
+                throw new IOException("exec: \"" + program + "\": no such executable file");
+            }
+            return;
+        }
+        String path = launch.env().getOrDefault("PATH", "");
+        for (String folder : path.split(":")) {
+            if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, program))) {
+                return;
+            }
+        }
+        throw new IOException("exec: \"" + program + "\": executable file not found in $PATH");
     }
 
     private void exited(ContainerRun container, Process process, int exitCode, String reason, String message,
