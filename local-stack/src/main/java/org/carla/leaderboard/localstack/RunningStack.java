@@ -23,6 +23,7 @@ import org.carla.leaderboard.localstack.aws.DynamoDbLocalServer;
 import org.carla.leaderboard.localstack.aws.ElasticMqServer;
 import org.carla.leaderboard.localstack.aws.S3ProxyServer;
 import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
+import org.carla.leaderboard.localstack.kubernetes.LocalJobRunner;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -118,6 +119,11 @@ public final class RunningStack implements AutoCloseable {
                     + "dynamodb, s3 (the EvalAI stand-in has faults of its own: evalAi().failFor(...), ...)");
         }
         return server;
+    }
+
+    /** The local Job runner of the {@code kubernetes} component: {@code gpuCapacity(n)}, {@code killContainer(...)}. */
+    public LocalJobRunner jobRunner() {
+        return component(KubernetesComponent.NAME, KubernetesComponent.class).runner();
     }
 
     /** Every component's endpoints by name, in start order. */

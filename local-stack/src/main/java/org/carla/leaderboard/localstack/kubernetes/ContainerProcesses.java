@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -37,6 +38,39 @@ final class ContainerProcesses {
     /** The id of one run of a container: unique per pod (its name has a random suffix), container and restart. */
     static String runId(String podName, String container, int restarts) {
         return podName + "/" + container + "/" + restarts;
+    }
+
+    /**
+     * Starts a container's main process as its user ({@link ContainerUser}), marked with its run id, stdin from
+     * {@code /dev/null}, stdout and stderr appended to its log. A program that is not there is refused first, as the
+     * runtime's exec would refuse it (the kubelet's StartError), rather than started and failing.
+     */
+    static Process start(PodLayout.Launch launch, String runId, Optional<Path> setpriv) throws IOException {
+        requireExecutable(launch);
+        var builder = new ProcessBuilder(launch.user().argv(launch.argv(), setpriv))
+                .directory(launch.workingDirectory().toFile())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(launch.logFile().toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        builder.environment().clear();
+        builder.environment().putAll(launch.env());
+        builder.environment().put(VARIABLE, runId);
+        return builder.start();
+    }
+
+    private static void requireExecutable(PodLayout.Launch launch) throws IOException {
+        String program = launch.argv().get(0);
+        if (program.contains("/")) {
+            if (!Files.isExecutable(launch.workingDirectory().resolve(program))) {
+                throw new IOException("exec: \"" + program + "\": no such executable file");
+            }
+            return;
+        }
+        for (String folder : launch.env().getOrDefault("PATH", "").split(":")) {
+            if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, program))) {
+                return;
+            }
+        }
+        throw new IOException("exec: \"" + program + "\": executable file not found in $PATH");
     }
 
     /** The live processes of each run id asked for (zombies excluded: their environment reads empty). */

@@ -38,6 +38,9 @@ public final class LocalJobRunner implements AutoCloseable {
 
     private final LocalJobRunnerOptions options;
     private final Optional<Path> setpriv;
+    private final GpuCapacity capacity;
+    /** Creation order of pods, which is the order waiting pods get a GPU node in. */
+    private long created;
     private final Map<String, PodRun> running = new ConcurrentHashMap<>();
     private final Set<String> expiring = ConcurrentHashMap.newKeySet();
     /** The TTL-after-finished controller's clock: deletes finished Jobs whose {@code ttlSecondsAfterFinished} passed. */
@@ -52,6 +55,7 @@ public final class LocalJobRunner implements AutoCloseable {
     private LocalJobRunner(LocalJobRunnerOptions options) {
         this.options = options;
         this.setpriv = ContainerUser.switcher();
+        this.capacity = new GpuCapacity(options.gpuResource(), options.gpuCapacity());
         try {
             Files.createDirectories(options.workRoot());
             if (setpriv.isPresent()) {
@@ -139,17 +143,35 @@ public final class LocalJobRunner implements AutoCloseable {
                 // The controller deletes a suspended Job's pods; unsuspending it later starts a fresh one.
                 running.remove(uid);
                 run.stop(true);
+                new JobStatusWriter(options.client(), options.namespace()).suspended(job.getMetadata().getName());
+            } else {
+                run.deadlineChanged(job.getSpec().getActiveDeadlineSeconds());
             }
             return;
         }
-        if (suspended || JobStatusWriter.finished(job)) {
+        if (JobStatusWriter.finished(job)) {
+            return;
+        }
+        if (suspended) {
+            if (!JobStatusWriter.suspended(job)) {
+                new JobStatusWriter(options.client(), options.namespace()).suspended(job.getMetadata().getName());
+            }
             return;
         }
         // A pod left by an earlier runner has no processes behind it any more: replace it, as for a lost node.
         options.client().pods().inNamespace(options.namespace()).withLabel("controller-uid", uid).delete();
-        PodRun fresh = new PodRun(options, job, setpriv);
+        PodRun fresh = new PodRun(options, job, setpriv, capacity, created++);
         running.put(uid, fresh);
         fresh.start();
+    }
+
+    /** GPU nodes added or removed (the cluster autoscaler's part): waiting pods are placed, in creation order. */
+    public void gpuCapacity(int pods) {
+        capacity.capacity(pods);
+    }
+
+    public int gpuCapacity() {
+        return capacity.capacity();
     }
 
     private void expireLater(Job job) {
