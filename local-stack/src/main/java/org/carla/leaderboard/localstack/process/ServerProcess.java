@@ -132,11 +132,16 @@ public final class ServerProcess implements AutoCloseable {
 
     /** SIGKILL, no shutdown (a crash, the OOM killer); waits for the exit. */
     public void kill() {
+        kill(process, STOP_GRACE);
+    }
+
+    /** SIGKILL to a process of the stack (a server, a service) and its descendants; waits up to {@code wait}. */
+    public static void kill(Process process, Duration wait) {
         var descendants = process.descendants().toList();
         process.destroyForcibly();
         descendants.forEach(ProcessHandle::destroyForcibly);
         try {
-            process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -19,6 +19,8 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
+import org.carla.leaderboard.localstack.process.ServerProcess;
+
 /**
  * One of the services, run from its packaged jar as a process of its own, the way it runs in its container. Its
  * configuration is written to {@code <workDir>/config/application.properties} (which Quarkus reads from the working
@@ -82,16 +84,8 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** SIGKILL with no grace, so no shutdown hook runs (a crash, the OOM killer, a lost node); waits for the exit. */
     public void kill() {
-        if (process == null || !process.isAlive()) {
-            return;
-        }
-        var descendants = process.descendants().toList();
-        process.destroyForcibly();
-        descendants.forEach(ProcessHandle::destroyForcibly);
-        try {
-            process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (process != null && process.isAlive()) {
+            ServerProcess.kill(process, GRACE);
         }
     }
 
