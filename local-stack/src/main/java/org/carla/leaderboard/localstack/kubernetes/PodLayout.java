@@ -218,13 +218,13 @@ final class PodLayout {
             // An image's own folders do not exist here; each container gets a private working folder instead.
             workingDirectory = jobFolder.resolve("containers").resolve(container.getName());
         }
-        if (Files.notExists(workingDirectory)) {
-            Files.createDirectories(workingDirectory);
-            if (switchUsers) {
-                // An image's WORKDIR is usually its user's: the program may write relative files there.
-                Files.setAttribute(workingDirectory, "unix:uid", (int) user.uid());
-                Files.setAttribute(workingDirectory, "unix:gid", (int) user.gid());
-            }
+        boolean created = Files.notExists(workingDirectory);
+        Files.createDirectories(workingDirectory);
+        boolean privateFolder = workingDirectory.startsWith(jobFolder.resolve("containers"));
+        if (switchUsers && (created || privateFolder)) {
+            // An image's WORKDIR is usually its user's: the program may write relative files there.
+            Files.setAttribute(workingDirectory, "unix:uid", (int) user.uid());
+            Files.setAttribute(workingDirectory, "unix:gid", (int) user.gid());
         }
         return new Launch(List.copyOf(argv), Map.copyOf(env), workingDirectory, logFile(container.getName()), user);
     }
