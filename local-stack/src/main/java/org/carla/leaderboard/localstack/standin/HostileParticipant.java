@@ -93,6 +93,11 @@ final class HostileParticipant {
             }
         }
         Path absolute = checkpoint.toAbsolutePath();
+        if (actions.isEmpty()) {
+            // A well-behaved participant: nothing of the environment is read.
+            return new HostileParticipant(actions, null, absolute.getParent(), absolute, absolute.getParent(), 1, 1,
+                    out);
+        }
         Path logs = env.containsKey("LOGS_DIR") ? Path.of(env.get("LOGS_DIR"))
                 : absolute.getParent().getParent().getParent();
         int pair = Integer.parseInt(env.getOrDefault("WORKER_ID", "1"));
