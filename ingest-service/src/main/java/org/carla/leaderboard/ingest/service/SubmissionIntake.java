@@ -20,6 +20,8 @@ import org.carla.leaderboard.ingest.SubmissionRecord;
 import org.carla.leaderboard.ingest.client.EvalAiClient;
 import org.carla.leaderboard.ingest.client.EvalAiSubmission;
 import org.carla.leaderboard.ingest.client.SubmissionNotFoundException;
+import org.carla.leaderboard.messaging.Dependencies;
+import org.carla.leaderboard.messaging.Dependency;
 import org.carla.leaderboard.messaging.MessageHandler;
 import org.carla.leaderboard.messaging.ReceivedMessage;
 import org.carla.leaderboard.messaging.RejectedMessageException;
@@ -47,11 +49,13 @@ public class SubmissionIntake implements MessageHandler {
     private final SubmissionRecords records;
     private final EventPublisher publisher;
     private final IntakeMetrics metrics;
+    private final Dependency evalAiState;
 
     SubmissionIntake(TrackCatalog catalog, EvalAiClient evalAi, QualifiedTeams qualifiers, SubmissionRecords records,
-            EventPublisher publisher, IntakeMetrics metrics) {
+            EventPublisher publisher, IntakeMetrics metrics, Dependencies dependencies) {
         this.catalog = catalog;
         this.evalAi = evalAi;
+        this.evalAiState = dependencies.get(Dependencies.EVALAI);
         this.qualifiers = qualifiers;
         this.records = records;
         this.publisher = publisher;
@@ -125,11 +129,21 @@ public class SubmissionIntake implements MessageHandler {
                 identity.teamId(), track.leaderboard(), track.track(), reason, detail);
     }
 
+    /**
+     * EvalAI's view of the submission. A 404 is final (dead-letter); anything else that fails once the client's own
+     * retries are spent (5xx, 429, timeouts, a refused token) marks EvalAI down and leaves the message on the queue.
+     */
     private EvalAiSubmission fetch(SubmissionAnnounced announced) {
         try {
-            return evalAi.submission(announced.submissionPk());
+            EvalAiSubmission submission = evalAi.submission(announced.submissionPk());
+            evalAiState.answered();
+            return submission;
         } catch (SubmissionNotFoundException e) {
+            evalAiState.answered();
             throw new RejectedMessageException("submission-not-found", e.getMessage(), e);
+        } catch (RuntimeException e) {
+            evalAiState.failed(e);
+            throw e;
         }
     }
 
