@@ -31,7 +31,7 @@ public record DeadLetter(String messageId, String body, String type, String reas
     public static final String ORIGINAL_MESSAGE_ID = "original-message-id";
     public static final String RECEIVE_COUNT = "receive-count";
     /** Who moved a message back to its queue (an operator's name): kept if it is dead-lettered again. */
-    public static final String MOVED_BACK_BY = "moved-back-by";
+    public static final String MOVED_BACK_BY = "redriven-by";
     /** The attributes a dead-lettering adds, dropped when the message is moved back. */
     public static final Set<String> REASON_ATTRIBUTES = Set.of(REASON, ERROR, SOURCE_QUEUE, ORIGINAL_MESSAGE_ID,
             RECEIVE_COUNT);

@@ -14,15 +14,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.aws.AwsClients;
 import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -31,32 +28,14 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * Liveness tells a consumer whose polling thread died or is wedged (only a restart mends it) from one whose queue is
  * down (a restart would not help), against ElasticMQ.
  */
+@ExtendWith(ElasticMq.class)
 class ConsumerLivenessTests {
 
-    static RunningStack stack;
-    static QueueBinding queue;
-
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    FaultySqs faulty;
+    final RunningStack stack = ElasticMq.stack();
+    final QueueBinding queue = ElasticMq.emptied(QueuesConfig.LAUNCH_REQUESTS);
+    final FaultySqs faulty = new FaultySqs(stack.sqs());
     QueueConsumers consumers;
-
-    @BeforeAll
-    static void startStack() {
-        stack = LocalStack.builder().components("sqs").start();
-        queue = new QueueBinding(QueuesConfig.LAUNCH_REQUESTS, stack.queueUrl(QueuesConfig.LAUNCH_REQUESTS),
-                stack.deadLetterQueueUrl(QueuesConfig.LAUNCH_REQUESTS));
-    }
-
-    @AfterAll
-    static void stopStack() {
-        stack.close();
-    }
-
-    @BeforeEach
-    void purge() {
-        stack.sqs().purgeQueue(r -> r.queueUrl(queue.url()));
-        faulty = new FaultySqs(stack.sqs());
-    }
 
     @AfterEach
     void stop() {

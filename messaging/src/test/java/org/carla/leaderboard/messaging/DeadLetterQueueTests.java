@@ -9,47 +9,30 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 /** An operator lists the dead letters with their reasons and puts chosen ones, or all, back: against ElasticMQ. */
+@ExtendWith(ElasticMq.class)
 class DeadLetterQueueTests {
 
-    static RunningStack stack;
-    static QueueBinding queue;
-    static DeadLetterQueue deadLetters;
-
+    final RunningStack stack = ElasticMq.stack();
+    final QueueBinding queue = ElasticMq.emptied(QueuesConfig.SUBMISSION_EVENTS);
+    final DeadLetterQueue deadLetters = DeadLetterQueue.of(stack.sqs(), queue);
     final Set<String> handled = ConcurrentHashMap.newKeySet();
     /** Bodies the service refuses (until it is fixed, in some tests). */
     final Set<String> refused = ConcurrentHashMap.newKeySet();
     QueueConsumer consumer;
 
-    @BeforeAll
-    static void startStack() {
-        stack = LocalStack.builder().components("sqs").start();
-        queue = new QueueBinding(QueuesConfig.SUBMISSION_EVENTS, stack.queueUrl(QueuesConfig.SUBMISSION_EVENTS),
-                stack.deadLetterQueueUrl(QueuesConfig.SUBMISSION_EVENTS));
-        deadLetters = DeadLetterQueue.of(stack.sqs(), queue);
-    }
-
-    @AfterAll
-    static void stopStack() {
-        stack.close();
-    }
-
     @BeforeEach
-    void purgeAndConsume() {
-        stack.sqs().purgeQueue(r -> r.queueUrl(queue.url()));
-        stack.sqs().purgeQueue(r -> r.queueUrl(queue.deadLetterUrl()));
+    void consume() {
         consumer = new QueueConsumer(stack.sqs(), queue, message -> {
             if (refused.contains(message.body())) {
                 throw new RejectedMessageException("unknown-leaderboard", "no leaderboard for " + message.body());
@@ -185,7 +168,7 @@ class DeadLetterQueueTests {
         await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters.depth() == count);
     }
 
-    static void send(String url, String body, String type) {
+    void send(String url, String body, String type) {
         stack.sqs().sendMessage(r -> {
             r.queueUrl(url).messageBody(body);
             if (type != null) {

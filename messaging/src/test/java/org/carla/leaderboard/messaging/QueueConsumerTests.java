@@ -13,43 +13,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.carla.leaderboard.domain.event.EventCodec;
-import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
+@ExtendWith(ElasticMq.class)
 class QueueConsumerTests {
 
-    static RunningStack stack;
-    static QueueBinding queue;
-
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final RunningStack stack = ElasticMq.stack();
+    final QueueBinding queue = ElasticMq.emptied(QueuesConfig.SUBMISSIONS);
     QueueConsumer consumer;
-
-    @BeforeAll
-    static void startStack() {
-        stack = LocalStack.builder().components("sqs").start();
-        queue = new QueueBinding(QueuesConfig.SUBMISSIONS, stack.queueUrl(QueuesConfig.SUBMISSIONS),
-                stack.deadLetterQueueUrl(QueuesConfig.SUBMISSIONS));
-    }
-
-    @AfterAll
-    static void stopStack() {
-        stack.close();
-    }
-
-    @BeforeEach
-    void purge() {
-        stack.sqs().purgeQueue(r -> r.queueUrl(queue.url()));
-        stack.sqs().purgeQueue(r -> r.queueUrl(queue.deadLetterUrl()));
-    }
 
     @AfterEach
     void stop() {
