@@ -14,14 +14,23 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.Liveness;
 import org.eclipse.microprofile.health.Readiness;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.health.api.Wellness;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The consumer's checks, from messaging: alive while its polling thread polls; ready while the queue it reads and the
- * two it publishes to answer.
+ * The intake's checks from messaging: alive while the consumer's polling thread polls; ready while the queue it reads
+ * and the two it publishes to answer; degraded ({@code /q/health/well}, {@code leaderboard_dependency_up}) while EvalAI,
+ * DynamoDB or SQS is down. EvalAI down never makes it unready: a message that needs EvalAI waits on its queue.
  */
 @ApplicationScoped
 public class ConsumerHealth {
+
+    @Produces
+    @Singleton
+    Dependencies dependencies(MeterRegistry registry) {
+        return new Dependencies(registry);
+    }
 
     @Produces
     @Liveness
@@ -37,5 +46,12 @@ public class ConsumerHealth {
         return new QueuesReadiness(sqs, List.of(queues.binding(QueuesConfig.SUBMISSIONS),
                 queues.binding(QueuesConfig.LAUNCH_REQUESTS), queues.binding(QueuesConfig.SUBMISSION_EVENTS)),
                 dependencies);
+    }
+
+    @Produces
+    @Wellness
+    @Singleton
+    HealthCheck dependenciesAnswer(Dependencies dependencies) {
+        return dependencies.wellness();
     }
 }
