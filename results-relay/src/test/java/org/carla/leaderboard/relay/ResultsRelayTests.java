@@ -3,6 +3,7 @@ package org.carla.leaderboard.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.nullValue;
 
 import java.time.Duration;
 import java.util.List;
@@ -229,11 +230,11 @@ class ResultsRelayTests {
     }
 
     @Test
-    void readyWhenTheQueueTheTablesAndEvalAiAnswer() {
+    void readyWhenTheQueueAndTheTablesAnswerWhateverEvalAiDoes() {
         RestAssured.get("/q/health/ready").then().statusCode(200)
                 .body("checks[0].data.sqs", is(true))
                 .body("checks[0].data.dynamodb", is(true))
-                .body("checks[0].data.evalai", is(true));
+                .body("checks[0].data.evalai", nullValue());
     }
 
     private Map<String, AttributeValue> qualification(GivenSubmission given) {

@@ -3,7 +3,6 @@ package org.carla.leaderboard.relay.health;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.track.TrackCatalog;
-import org.carla.leaderboard.relay.client.EvalAi;
 import org.carla.leaderboard.relay.service.EventConsumer;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -12,7 +11,11 @@ import org.eclipse.microprofile.health.Readiness;
 
 import software.amazon.awssdk.core.exception.SdkException;
 
-/** Ready when the queue, every leaderboard's submissions table and EvalAI answer. */
+/**
+ * Ready when the queue and every leaderboard's submissions table answer: what the relay needs to take events. EvalAI
+ * is not in it: while EvalAI is down the events wait on their queue and the relay stays in service (EvalAI's failures
+ * are counted in {@code relay_evalai_failures_total}).
+ */
 @Readiness
 @ApplicationScoped
 public class RelayReadiness implements HealthCheck {
@@ -20,34 +23,22 @@ public class RelayReadiness implements HealthCheck {
     private final EventConsumer consumer;
     private final SubmissionRecords records;
     private final TrackCatalog catalog;
-    private final EvalAi evalAi;
 
-    RelayReadiness(EventConsumer consumer, SubmissionRecords records, TrackCatalog catalog, EvalAi evalAi) {
+    RelayReadiness(EventConsumer consumer, SubmissionRecords records, TrackCatalog catalog) {
         this.consumer = consumer;
         this.records = records;
         this.catalog = catalog;
-        this.evalAi = evalAi;
     }
 
     @Override
     public HealthCheckResponse call() {
         boolean sqs = consumer.reachable();
         boolean dynamoDb = tablesReachable();
-        boolean evalAiUp = evalAiReachable();
         return HealthCheckResponse.named("results-relay")
                 .withData("sqs", sqs)
                 .withData("dynamodb", dynamoDb)
-                .withData("evalai", evalAiUp)
-                .status(sqs && dynamoDb && evalAiUp)
+                .status(sqs && dynamoDb)
                 .build();
-    }
-
-    private boolean evalAiReachable() {
-        try {
-            return evalAi.reachable();
-        } catch (RuntimeException e) {
-            return false;
-        }
     }
 
     private boolean tablesReachable() {
