@@ -12,9 +12,9 @@ import org.eclipse.microprofile.health.Readiness;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
- * Ready when the queue and every leaderboard's submissions table answer: what the relay needs to take events. EvalAI
- * is not in it: while EvalAI is down the events wait on their queue and the relay stays in service (EvalAI's failures
- * are counted in {@code relay_evalai_failures_total}).
+ * Ready when both its queues and every leaderboard's submissions table answer: what the relay needs to take events.
+ * EvalAI is not in it: while EvalAI is down the events wait on their queues and the relay stays in service (EvalAI's
+ * failures are counted in {@code relay_evalai_failures_total}).
  */
 @Readiness
 @ApplicationScoped
