@@ -145,10 +145,15 @@ class SubmissionLaunchTests {
     }
 
     @Test
-    void evalAiTimingOutDelaysTheLaunchAndDeadLettersNothing() {
-        // Slower than the client's read timeout (2 s in the tests): every attempt of a handling times out, and the
+    void evalAiNotAnsweringDelaysTheLaunchAndDeadLettersNothing() {
+        // No answer: every attempt of a handling ends at the client's read timeout (2 s in the tests), and the
         // announcement comes back for another handling.
-        ridesOutAnEvalAiOutage(() -> stack.evalAi().latency(Duration.ofSeconds(3)), 5);
+        ridesOutAnEvalAiOutage(() -> stack.evalAi().hangFor(Duration.ofMinutes(10)), 5);
+    }
+
+    @Test
+    void evalAiThrottlingDelaysTheLaunchAndDeadLettersNothing() {
+        ridesOutAnEvalAiOutage(() -> stack.evalAi().throttleFor(Duration.ofMinutes(10), Duration.ofSeconds(1)), 5);
     }
 
     /**
