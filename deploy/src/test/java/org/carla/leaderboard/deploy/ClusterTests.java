@@ -90,6 +90,25 @@ class ClusterTests {
         assertThat(gpuNodeGroup()).containsEntry("disableIMDSv1", true).containsEntry("disablePodIMDS", true);
     }
 
+    @Test
+    void everyImageTheAddOnsPullComesFromThisAccountsEcrFromARepositoryTheTemplateCreates() {
+        CloudFormationTemplate backend = CloudFormationTemplate.read(DeployFiles.deploy("aws/leaderboard-backend.yaml"));
+        List<String> images = DeployFiles.yamlFilesUnder(DeployFiles.deploy("cluster")).stream()
+                .filter(file -> !file.endsWith("cluster.yaml"))
+                .flatMap(file -> DeployFiles.objects(file).stream())
+                .flatMap(object -> ServiceManifestChecks.podSpec(object).stream())
+                .flatMap(spec -> java.util.stream.Stream.concat(spec.getContainers().stream(),
+                        spec.getInitContainers() == null ? java.util.stream.Stream.empty() : spec.getInitContainers().stream()))
+                .map(io.fabric8.kubernetes.api.model.Container::getImage).toList();
+
+        assertThat(images).isNotEmpty().allSatisfy(image -> {
+            // the GPU nodes have no route to the internet and the DNS firewall resolves only AWS names
+            assertThat(image).startsWith("ACCOUNT_ID.dkr.ecr.REGION.amazonaws.com/");
+            String repository = image.substring(image.indexOf('/') + 1, image.lastIndexOf(':'));
+            backend.named("AWS::ECR::Repository", "RepositoryName", repository);
+        });
+    }
+
     private Map<String, Object> gpuNodeGroup() {
         return list(cluster.get("managedNodeGroups")).stream().map(CloudFormationTemplate::map)
                 .filter(group -> "g5.12xlarge".equals(group.get("instanceType"))).findFirst()

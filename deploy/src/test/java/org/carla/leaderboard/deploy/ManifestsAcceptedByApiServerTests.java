@@ -68,7 +68,7 @@ class ManifestsAcceptedByApiServerTests {
         assertThat(manifests().map(file -> DeployFiles.deploy("").relativize(file).toString()))
                 .contains("services/leaderboard-config.yml", "submissions/network-policies.yml",
                         "submissions/submission-worker.yml", "submissions/kueue/gpu-quota.yml",
-                        "cluster/cluster-autoscaler.yml", "cluster/fluent-bit.yml");
+                        "cluster/cluster-autoscaler.yml", "cluster/fluent-bit.yml", "cluster/cloudwatch-agent-prometheus.yml");
     }
 
     @ParameterizedTest
