@@ -16,8 +16,9 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 
 /**
- * Decides, the way a NetworkPolicy engine does, whether a pod may open a connection: a pod that no policy of the
- * direction selects is unrestricted; a selected pod may reach only what some rule of a selecting policy allows.
+ * Decides, the way a NetworkPolicy engine does, whether a connection may be opened: a pod that no policy of the
+ * direction selects is unrestricted; a selected pod may reach (egress), or be reached by (ingress), only what some
+ * rule of a selecting policy allows.
  */
 final class NetworkPolicyVerdict {
 
@@ -25,11 +26,14 @@ final class NetworkPolicyVerdict {
     record Pod(String namespace, Map<String, String> namespaceLabels, Map<String, String> labels) {
     }
 
-    /** Where a connection goes: an address and port, and the pod behind it when it is one. */
-    record Destination(String ip, int port, String protocol, Pod pod) {
+    /**
+     * The other end of a connection: its address and the pod behind it when it is one, with the connection's port and
+     * protocol (where it goes: the peer's port for egress, the selected pod's port for ingress).
+     */
+    record Peer(String ip, int port, String protocol, Pod pod) {
 
-        static Destination address(String ip, int port, String protocol) {
-            return new Destination(ip, port, protocol, null);
+        static Peer address(String ip, int port, String protocol) {
+            return new Peer(ip, port, protocol, null);
         }
     }
 
@@ -39,13 +43,24 @@ final class NetworkPolicyVerdict {
         this.policies = policies;
     }
 
-    boolean allowsEgress(Pod from, Destination to) {
+    boolean allowsEgress(Pod from, Peer to) {
         List<NetworkPolicy> selecting = selecting(from, "Egress");
         if (selecting.isEmpty()) {
             return true;
         }
         return selecting.stream().flatMap(policy -> rules(policy.getSpec().getEgress()).stream()
                 .filter(rule -> portMatches(rule.getPorts(), to) && peersMatch(rule.getTo(), policy, to)))
+                .findAny().isPresent();
+    }
+
+    /** Whether {@code from} may connect to the pod {@code to}, on {@code from}'s port and protocol. */
+    boolean allowsIngress(Peer from, Pod to) {
+        List<NetworkPolicy> selecting = selecting(to, "Ingress");
+        if (selecting.isEmpty()) {
+            return true;
+        }
+        return selecting.stream().flatMap(policy -> rules(policy.getSpec().getIngress()).stream()
+                .filter(rule -> portMatches(rule.getPorts(), from) && peersMatch(rule.getFrom(), policy, from)))
                 .findAny().isPresent();
     }
 
@@ -77,7 +92,7 @@ final class NetworkPolicyVerdict {
         return rules == null ? List.of() : rules;
     }
 
-    private static boolean portMatches(List<NetworkPolicyPort> ports, Destination to) {
+    private static boolean portMatches(List<NetworkPolicyPort> ports, Peer to) {
         if (ports == null || ports.isEmpty()) {
             return true;
         }
@@ -98,14 +113,14 @@ final class NetworkPolicyVerdict {
         });
     }
 
-    private static boolean peersMatch(List<NetworkPolicyPeer> peers, NetworkPolicy policy, Destination to) {
+    private static boolean peersMatch(List<NetworkPolicyPeer> peers, NetworkPolicy policy, Peer to) {
         if (peers == null || peers.isEmpty()) {
             return true;
         }
         return peers.stream().anyMatch(peer -> peerMatches(peer, policy, to));
     }
 
-    private static boolean peerMatches(NetworkPolicyPeer peer, NetworkPolicy policy, Destination to) {
+    private static boolean peerMatches(NetworkPolicyPeer peer, NetworkPolicy policy, Peer to) {
         if (peer.getIpBlock() != null) {
             return inBlock(peer.getIpBlock(), to.ip());
         }
