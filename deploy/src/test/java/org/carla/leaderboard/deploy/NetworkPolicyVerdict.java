@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -44,24 +45,27 @@ final class NetworkPolicyVerdict {
     }
 
     boolean allowsEgress(Pod from, Peer to) {
-        List<NetworkPolicy> selecting = selecting(from, "Egress");
-        if (selecting.isEmpty()) {
-            return true;
-        }
-        return selecting.stream().flatMap(policy -> rules(policy.getSpec().getEgress()).stream()
-                .filter(rule -> portMatches(rule.getPorts(), to) && peersMatch(rule.getTo(), policy, to)))
-                .findAny().isPresent();
+        return allows(from, "Egress", policy -> rules(policy.getSpec().getEgress()).stream()
+                .map(rule -> new Rule(rule.getPorts(), rule.getTo())).toList(), to);
     }
 
     /** Whether {@code from} may connect to the pod {@code to}, on {@code from}'s port and protocol. */
     boolean allowsIngress(Peer from, Pod to) {
-        List<NetworkPolicy> selecting = selecting(to, "Ingress");
+        return allows(to, "Ingress", policy -> rules(policy.getSpec().getIngress()).stream()
+                .map(rule -> new Rule(rule.getPorts(), rule.getFrom())).toList(), from);
+    }
+
+    /** A rule of either direction: the ports it opens and the peers it admits. */
+    private record Rule(List<NetworkPolicyPort> ports, List<NetworkPolicyPeer> peers) {
+    }
+
+    private boolean allows(Pod selected, String direction, Function<NetworkPolicy, List<Rule>> rulesOf, Peer peer) {
+        List<NetworkPolicy> selecting = selecting(selected, direction);
         if (selecting.isEmpty()) {
             return true;
         }
-        return selecting.stream().flatMap(policy -> rules(policy.getSpec().getIngress()).stream()
-                .filter(rule -> portMatches(rule.getPorts(), from) && peersMatch(rule.getFrom(), policy, from)))
-                .findAny().isPresent();
+        return selecting.stream().anyMatch(policy -> rulesOf.apply(policy).stream()
+                .anyMatch(rule -> portMatches(rule.ports(), peer) && peersMatch(rule.peers(), policy, peer)));
     }
 
     /** Whether anything at all may connect to the pod: some ingress rule of a selecting policy exists. */
