@@ -131,16 +131,17 @@ class CloudFormationTests {
     }
 
     @Test
-    void onlyIngestServiceAndJobLauncherMaySendLifecycleEventsAndOnlyTheSubmissionsPodsReportProgress() {
+    void onlyIngestServiceAndJobLauncherSendLifecycleEventsAndOnlyTheSubmissionsPodsReportProgress() {
+        // besides the operators' redrive of dead letters (the ops console), which sends back what was sent there
         Set<String> lifecycleSenders = grants().stream()
                 .filter(grant -> grant.action().equals("sqs:SendMessage") && grant.resource().equals("SubmissionEvents"))
                 .map(Grant::policyOwner).collect(Collectors.toCollection(TreeSet::new));
-        assertThat(lifecycleSenders).containsExactlyInAnyOrder("IngestServiceRole", "JobLauncherRole");
+        assertThat(lifecycleSenders).containsExactlyInAnyOrder("IngestServiceRole", "JobLauncherRole", "OpsConsoleRole");
 
         Set<String> progressSenders = grants().stream()
                 .filter(grant -> grant.action().equals("sqs:SendMessage") && grant.resource().equals("ProgressReports"))
                 .map(Grant::policyOwner).collect(Collectors.toCollection(TreeSet::new));
-        assertThat(progressSenders).containsExactly("SubmissionWorkerRole");
+        assertThat(progressSenders).containsExactlyInAnyOrder("SubmissionWorkerRole", "OpsConsoleRole");
     }
 
     @Test
@@ -180,12 +181,11 @@ class CloudFormationTests {
     @Test
     void opsConsoleReadsEverythingAndWritesOnlyTheRedriveOfDeadLetters() {
         Set<Grant> grants = grantsOf("OpsConsoleRole");
-        assertThat(resourcesFor(grants, "sqs:ReceiveMessage")).containsExactlyInAnyOrder("SubmissionsDlq",
-                "LaunchRequestsDlq", "SubmissionEventsDlq");
-        assertThat(resourcesFor(grants, "sqs:DeleteMessage")).containsExactlyInAnyOrder("SubmissionsDlq",
-                "LaunchRequestsDlq", "SubmissionEventsDlq");
-        assertThat(resourcesFor(grants, "sqs:SendMessage")).containsExactlyInAnyOrder("Submissions", "LaunchRequests",
-                "SubmissionEvents");
+        List<String> queues = queues().stream().map(name -> template.named("AWS::SQS::Queue", "QueueName", name)).toList();
+        List<String> deadLetters = queues().stream().map(name -> template.named("AWS::SQS::Queue", "QueueName", name + "-dlq")).toList();
+        assertThat(resourcesFor(grants, "sqs:ReceiveMessage")).containsExactlyInAnyOrderElementsOf(deadLetters);
+        assertThat(resourcesFor(grants, "sqs:DeleteMessage")).containsExactlyInAnyOrderElementsOf(deadLetters);
+        assertThat(resourcesFor(grants, "sqs:SendMessage")).as("the redrive, to every queue").containsExactlyInAnyOrderElementsOf(queues);
         assertThat(resourcesFor(grants, "dynamodb:Scan")).containsExactlyInAnyOrder("Leaderboard10Table",
                 "Leaderboard20Table");
         assertThat(actions(grants)).doesNotContain("s3:PutObject", "s3:DeleteObject", "dynamodb:PutItem",

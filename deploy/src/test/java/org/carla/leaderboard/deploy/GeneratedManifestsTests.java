@@ -160,8 +160,8 @@ class GeneratedManifestsTests {
     }
 
     @Test
-    void everyServiceRunsTwiceAndADrainNeverTakesItsLastReplica() {
-        for (String service : DeployFiles.SERVICES) {
+    void everyServiceOfThePipelineRunsTwiceAndADrainNeverTakesItsLastReplica() {
+        for (String service : DeployFiles.SUBMISSION_PIPELINE) {
             Deployment deployment = deployment(service);
             assertThat(deployment.getSpec().getReplicas()).as(service + " replicas").isGreaterThanOrEqualTo(2);
 
@@ -181,7 +181,7 @@ class GeneratedManifestsTests {
         Map<String, Double> measured = MeasuredMemory.afterTheIntake();
         assertThat(measured).containsOnlyKeys("ingest-service", "job-launcher");
         double largest = measured.values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-        for (String service : DeployFiles.SERVICES) {
+        for (String service : DeployFiles.SUBMISSION_PIPELINE) {
             Container container = deployment(service).getSpec().getTemplate().getSpec().getContainers().get(0);
             double limitMib = Quantity.getAmountInBytes(container.getResources().getLimits().get("memory")).doubleValue() / (1 << 20);
             double requestMib = Quantity.getAmountInBytes(container.getResources().getRequests().get("memory")).doubleValue() / (1 << 20);

@@ -22,7 +22,8 @@ import org.carla.leaderboard.deploy.NetworkPolicyVerdict.Pod;
 
 /**
  * What a connection may do under every NetworkPolicy an operator applies: deploy/submissions/network-policies.yml,
- * deploy/services/network-policies.yml and what deploy/render-gateway-egress.sh renders (for stand-in prefix lists).
+ * deploy/services/network-policies.yml, those of the generated manifests (the ops console's) and what
+ * deploy/render-gateway-egress.sh renders (for stand-in prefix lists).
  * Addresses follow deploy/aws/network.yaml (NetworkTests ties the policies' CIDRs to it): pod endpoints (SQS, STS)
  * 10.40.8.0/28 and 10.40.8.16/28, node endpoints (ECR, EC2, Logs) 10.40.9.0/28 and 10.40.9.16/28, the services'
  * subnets 10.40.16.0/20 and 10.40.32.0/20 (the API server's interfaces), the GPU subnets 10.40.64.0/20 and
@@ -38,6 +39,7 @@ class NetworkPolicyTests {
     static final Pod INGEST_SERVICE = service("ingest-service");
     static final Pod JOB_LAUNCHER = service("job-launcher");
     static final Pod RESULTS_RELAY = service("results-relay");
+    static final Pod OPS_CONSOLE = service("ops-console");
     static final Pod CLOUDWATCH_AGENT = new Pod("amazon-cloudwatch", namespace("amazon-cloudwatch"),
             Map.of("app.kubernetes.io/name", "cwagent-prometheus"));
 
@@ -56,6 +58,8 @@ class NetworkPolicyTests {
     static void loadEveryPolicy(@TempDir Path awsFolder) {
         List<NetworkPolicy> policies = new ArrayList<>(policiesOf("submissions/network-policies.yml"));
         policies.addAll(policiesOf("services/network-policies.yml"));
+        DeployFiles.generatedServiceManifests().forEach(file -> DeployFiles.objects(file).stream()
+                .filter(NetworkPolicy.class::isInstance).map(NetworkPolicy.class::cast).forEach(policies::add));
         policies.addAll(GatewayEgressRenderTests.rendered(awsFolder));
         verdict = new NetworkPolicyVerdict(policies);
     }
@@ -187,12 +191,23 @@ class NetworkPolicyTests {
         }
 
         @Test
-        void anotherWorkloadInTheNamespaceHasNoNetworkUntilItsOwnPolicyIsAdded() {
-            Pod opsConsole = service("ops-console");
+        void theOpsConsoleReachesWhatItReadsAndNothingMayConnectToIt() {
+            assertThat(verdict.allowsEgress(OPS_CONSOLE, new Peer("10.40.20.7", 53, "UDP", KUBE_DNS))).isTrue();
+            assertThat(verdict.allowsEgress(OPS_CONSOLE, Peer.address(SQS_ENDPOINT, 443, "TCP"))).isTrue();
+            assertThat(verdict.allowsEgress(OPS_CONSOLE, Peer.address(EVALAI_ADDRESS, 443, "TCP"))).as("EvalAI, OIDC, S3").isTrue();
+            assertThat(verdict.allowsEgress(OPS_CONSOLE, Peer.address(KUBERNETES_SERVICE, 443, "TCP"))).isTrue();
+            assertThat(verdict.allowsEgress(OPS_CONSOLE, Peer.address("169.254.169.254", 80, "TCP"))).isFalse();
+            assertThat(verdict.allowsEgress(OPS_CONSOLE, Peer.address("10.40.70.12", 2000, "TCP"))).as("a submission pod").isFalse();
+            assertThat(verdict.allowsAnyIngress(OPS_CONSOLE)).as("operators come through kubectl port-forward").isFalse();
+        }
 
-            assertThat(verdict.allowsEgress(opsConsole, new Peer("10.40.20.7", 53, "UDP", KUBE_DNS))).isFalse();
-            assertThat(verdict.allowsEgress(opsConsole, Peer.address(EVALAI_ADDRESS, 443, "TCP"))).isFalse();
-            assertThat(verdict.allowsAnyIngress(opsConsole)).isFalse();
+        @Test
+        void anyOtherWorkloadInTheNamespaceHasNoNetworkUntilAPolicyIsAddedForIt() {
+            Pod newcomer = service("some-new-workload");
+
+            assertThat(verdict.allowsEgress(newcomer, new Peer("10.40.20.7", 53, "UDP", KUBE_DNS))).isFalse();
+            assertThat(verdict.allowsEgress(newcomer, Peer.address(EVALAI_ADDRESS, 443, "TCP"))).isFalse();
+            assertThat(verdict.allowsAnyIngress(newcomer)).isFalse();
         }
     }
 

@@ -136,7 +136,7 @@ class NetworkTests {
         String serviceCidr = map(cluster.get("kubernetesNetworkConfig")).get("serviceIPv4CIDR").toString();
         assertThat(serviceCidr).isEqualTo("172.20.0.0/16");
 
-        assertThat(allowedCidrs("services/network-policies.yml", "job-launcher-kubernetes-api"))
+        assertThat(allowedCidrs("services/network-policies.yml", "kubernetes-api"))
                 .as("the API service's address, the first of the service range, and the control plane's subnets")
                 .containsExactly("172.20.0.1/32", cidr("ServicesSubnetA"), cidr("ServicesSubnetB"));
     }

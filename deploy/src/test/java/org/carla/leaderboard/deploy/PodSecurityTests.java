@@ -8,7 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.yaml.snakeyaml.Yaml;
 
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -19,8 +19,8 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import org.carla.leaderboard.deploy.PodSecurityStandards.Level;
 
 /**
- * The namespaces enforce a Pod Security level, and what runs in them passes it: the services' Deployments in
- * leaderboard (restricted), the Job job-launcher builds in submissions (its golden YAML, which job-launcher's tests
+ * The namespaces enforce a Pod Security level, and what runs in them passes it: the services' and the ops console's
+ * Deployments in leaderboard (restricted), the Job job-launcher builds in submissions (its golden YAML, which job-launcher's tests
  * keep equal to what SubmissionJob builds).
  */
 class PodSecurityTests {
@@ -46,8 +46,12 @@ class PodSecurityTests {
         assertVersionsPinnedToTheCluster(labels);
     }
 
+    static java.util.List<String> services() {
+        return DeployFiles.SERVICES;
+    }
+
     @ParameterizedTest(name = "{0} passes the services namespace's level")
-    @ValueSource(strings = {"ingest-service", "job-launcher", "results-relay"})
+    @MethodSource("services")
     void everyServicePassesTheLevelItsNamespaceEnforces(String service) {
         Level enforced = Level.of(namespace("services/namespace.yml").getMetadata().getLabels().get("pod-security.kubernetes.io/enforce"));
         Deployment deployment = DeployFiles.objects(DeployFiles.deploy("kubernetes/" + service + ".yml")).stream()
