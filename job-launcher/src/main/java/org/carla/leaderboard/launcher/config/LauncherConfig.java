@@ -38,13 +38,27 @@ public interface LauncherConfig {
     @WithDefault("PT10S")
     Duration logsPeriod();
 
-    /** The node's X11 socket folder, mounted into the simulators as in the original Job. */
-    @WithDefault("/tmp/.X11-unix")
-    String x11HostPath();
-
-    /** The extended resource of one GPU, requested by every simulator and tolerated by the pod. */
+    /**
+     * The extended resource of one GPU (or one time-slice of a GPU) that the NVIDIA device plugin advertises: every
+     * simulator requests one, every agent {@link #agentGpus()}.
+     */
     @WithDefault("nvidia.com/gpu")
     String gpuResource();
+
+    /** How many {@link #gpuResource()} each agent requests: 1 (a GPU, or a time-slice of one), or 0 for none. */
+    @WithDefault("1")
+    int agentGpus();
+
+    /** The key of the GPU nodes' taint, tolerated by the pod. */
+    @WithDefault("nvidia.com/gpu")
+    String gpuTaintKey();
+
+    /** The users the containers run as, given explicitly in the Job (none is root). */
+    Users users();
+
+    /** How long a run's pod may wait for GPU capacity before the run ends; see {@code job/RunDeadline}. */
+    @WithDefault("PT12H")
+    Duration longestCapacityWait();
 
     /** Requests and limits by role: {@code install}, {@code init}, {@code simulator}, {@code agent}, {@code logcopy}. */
     Map<String, ContainerResources> resources();
@@ -55,6 +69,8 @@ public interface LauncherConfig {
     AwsAccess aws();
 
     Watch watch();
+
+    Reconcile reconcile();
 
     /** How launch-requests is consumed: {@code launcher.consumer.*}, messaging's group and defaults. */
     ConsumerConfig consumer();
@@ -67,6 +83,27 @@ public interface LauncherConfig {
         String cpuLimit();
 
         String memoryLimit();
+    }
+
+    /** A user and its primary group. */
+    interface RunAs {
+        long uid();
+
+        long gid();
+    }
+
+    interface Users {
+        /** CARLA's image's own user ({@code carla}, 1000:1000 in CARLA's release images). */
+        RunAs simulator();
+
+        /** The participant's image, forced to a non-root user of our choice whatever its {@code USER} says. */
+        RunAs agent();
+
+        /** install-pod-runtime, private-contents and logcopy: pod-runtime's image user. */
+        RunAs podRuntime();
+
+        /** The pod's {@code fsGroup}: every container's supplementary group, owner group of the shared volumes. */
+        long fsGroup();
     }
 
     interface AwsAccess {
@@ -86,5 +123,15 @@ public interface LauncherConfig {
         /** How often every Job is looked at again; a report that failed is retried then. */
         @WithDefault("PT1M")
         Duration resync();
+    }
+
+    interface Reconcile {
+        /** How often every Job of the launcher is compared with its submission's record and its pod. */
+        @WithDefault("PT30S")
+        Duration interval();
+
+        /** How long a cancelled run's running pod may take to stop by itself before its Job is deleted. */
+        @WithDefault("PT5M")
+        Duration cancelGrace();
     }
 }

@@ -1,5 +1,7 @@
 package org.carla.leaderboard.launcher.job;
 
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Optional;
 
@@ -28,11 +30,24 @@ public final class JobMetadata {
     public static final String WORKLOAD = "leaderboard.carla.org/workload";
     public static final String WORKLOAD_SUBMISSION = "submission";
     public static final String KUEUE_QUEUE = "kueue.x-k8s.io/queue-name";
+    /** The label the Job controller puts on a Job's pods: the Job's name. */
+    public static final String POD_JOB_NAME = "job-name";
 
     /** The whole {@link SubmissionIdentity} as JSON: the raw team name lives here only. */
     public static final String SUBMISSION = "leaderboard.carla.org/submission";
     public static final String WORKER_PAIRS = "leaderboard.carla.org/worker-pairs";
     public static final String REQUESTED_AT = "leaderboard.carla.org/requested-at";
+    /** The track's deadline in seconds, counted from the pod's start ({@link RunDeadline}). */
+    public static final String RUN_DEADLINE = "leaderboard.carla.org/deadline-seconds";
+    /**
+     * Written once {@code job-started} was published, with the pod's start time (ISO-8601): the start is announced
+     * once per run, also across restarts.
+     */
+    public static final String STARTED_REPORTED = "leaderboard.carla.org/started-reported";
+    /** When the launcher first saw the run's cancel on the record (ISO-8601): the grace of a running pod counts from it. */
+    public static final String CANCEL_SEEN = "leaderboard.carla.org/cancel-seen-at";
+    /** Why the launcher deleted the Job ({@code Cancelled}, {@code Superseded}, ...): the reason job-finished carries. */
+    public static final String DELETION_REASON = "leaderboard.carla.org/deletion-reason";
     /** Written once the Job's end was published, before the Job is deleted: a restart then only deletes it. */
     public static final String FINISHED_REPORTED = "leaderboard.carla.org/finished-reported";
     /** Keeps a Job deleted by anyone (TTL, an operator) until its end was published. */
@@ -83,6 +98,44 @@ public final class JobMetadata {
 
     public static boolean finishedReported(Job job) {
         return annotations(job).containsKey(FINISHED_REPORTED);
+    }
+
+    /** When the run's pod started, as announced in {@code job-started}; empty until it was. */
+    public static Optional<Instant> startReported(Job job) {
+        return instant(annotations(job).get(STARTED_REPORTED));
+    }
+
+    /** When the launcher first saw the run cancelled; empty until it did. */
+    public static Optional<Instant> cancelSeen(Job job) {
+        return instant(annotations(job).get(CANCEL_SEEN));
+    }
+
+    /** The reason the launcher deleted the Job for; empty when it did not (or not yet). */
+    public static Optional<String> deletionReason(Job job) {
+        return Optional.ofNullable(annotations(job).get(DELETION_REASON));
+    }
+
+    /** The track's deadline, in seconds from the pod's start; empty when the annotation is missing or edited. */
+    public static Optional<Long> runDeadline(Job job) {
+        try {
+            String value = annotations(job).get(RUN_DEADLINE);
+            return value == null ? Optional.empty() : Optional.of(Long.parseLong(value)).filter(seconds -> seconds > 0);
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The JSON-pointer path of an annotation, for a JSON patch ({@code /} and {@code ~} escaped). */
+    public static String annotationPath(String annotation) {
+        return "/metadata/annotations/" + annotation.replace("~", "~0").replace("/", "~1");
+    }
+
+    private static Optional<Instant> instant(String value) {
+        try {
+            return value == null ? Optional.empty() : Optional.of(Instant.parse(value));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
     }
 
     static Map<String, String> annotations(Job job) {

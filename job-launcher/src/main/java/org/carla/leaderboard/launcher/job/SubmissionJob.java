@@ -12,7 +12,6 @@ import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_ROOT;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_VOLUME;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LOGS_DIR;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LOGS_PERIOD;
-import static org.carla.leaderboard.domain.pod.PodEnvironment.NVIDIA_VISIBLE_DEVICES;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.PROGRESS_QUEUE_URL;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.REPETITIONS;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.RESUME;
@@ -82,6 +81,19 @@ public final class SubmissionJob {
                 throw new IllegalStateException("launcher.resources." + role + ".* is not configured");
             }
         }
+        LauncherConfig.Users users = config.users();
+        Map.of("simulator", users.simulator(), "agent", users.agent(), "pod-runtime", users.podRuntime())
+                .forEach((role, user) -> {
+                    if (user.uid() < 1 || user.gid() < 1) {
+                        throw new IllegalStateException("launcher.users." + role + " must be a non-root uid and gid");
+                    }
+                });
+        if (users.fsGroup() < 1) {
+            throw new IllegalStateException("launcher.users.fs-group must not be root's group");
+        }
+        if (config.agentGpus() < 0) {
+            throw new IllegalStateException("launcher.agent-gpus must be 0 or more");
+        }
     }
 
     /** The Kueue LocalQueue of a track, when its admission goes through Kueue. */
@@ -110,6 +122,7 @@ public final class SubmissionJob {
         annotations.put(JobMetadata.SUBMISSION, JobMetadata.identityJson(submission));
         annotations.put(JobMetadata.WORKER_PAIRS, Integer.toString(pairs));
         annotations.put(JobMetadata.REQUESTED_AT, request.requestedAt().toString());
+        annotations.put(JobMetadata.RUN_DEADLINE, Long.toString(track.deadlineSeconds()));
 
         var podAnnotations = new LinkedHashMap<String, String>();
         // The cluster autoscaler never drains a node in the middle of an evaluation.
@@ -141,7 +154,8 @@ public final class SubmissionJob {
                 .endMetadata()
                 .withNewSpec()
                     .withBackoffLimit(2 * track.allowedResumes())
-                    .withActiveDeadlineSeconds(track.deadlineSeconds())
+                    .withActiveDeadlineSeconds(RunDeadline.initial(track.deadlineSeconds(),
+                            config.longestCapacityWait()))
                     .withTtlSecondsAfterFinished((int) config.ttlAfterFinished().toSeconds())
                     .withSuspend(kueueQueue.isPresent() ? Boolean.TRUE : null)
                     .withNewTemplate()
@@ -158,9 +172,12 @@ public final class SubmissionJob {
                             .withEnableServiceLinks(false)
                             .addToNodeSelector("node.kubernetes.io/instance-type", track.instanceType())
                             .addNewToleration()
-                                .withKey(config.gpuResource()).withOperator("Exists").withEffect("NoSchedule")
+                                .withKey(config.gpuTaintKey()).withOperator("Exists").withEffect("NoSchedule")
                             .endToleration()
                             .withNewSecurityContext()
+                                .withRunAsNonRoot(true)
+                                // The shared emptyDir volumes belong to this group, which every container is in.
+                                .withFsGroup(config.users().fsGroup())
                                 .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
                             .endSecurityContext()
                             .withVolumes(volumes())
@@ -177,8 +194,6 @@ public final class SubmissionJob {
         for (String name : List.of("pod-runtime", "logs", "leaderboard", "scenario-runner", "carla-python-api")) {
             volumes.add(new VolumeBuilder().withName(name).withNewEmptyDir().endEmptyDir().build());
         }
-        volumes.add(new VolumeBuilder().withName("x11").withNewHostPath().withPath(config.x11HostPath())
-                .withType("Directory").endHostPath().build());
         return volumes;
     }
 
@@ -188,8 +203,8 @@ public final class SubmissionJob {
                 .withImage(track.podRuntimeImage())
                 .withCommand(POD_RUNTIME_IMAGE_BINARY, "install", POD_RUNTIME_DIR)
                 .withVolumeMounts(mount("pod-runtime", POD_RUNTIME_DIR, false))
-                .withResources(resources("install", false))
-                .withSecurityContext(restricted())
+                .withResources(resources("install", 0))
+                .withSecurityContext(runningAs(config.users().podRuntime()))
                 .build();
     }
 
@@ -214,8 +229,8 @@ public final class SubmissionJob {
                         mount("leaderboard", "/tmp/leaderboard", false),
                         mount("scenario-runner", "/tmp/scenario_runner", false),
                         mount("carla-python-api", "/tmp/CARLA", false))
-                .withResources(resources("init", false))
-                .withSecurityContext(restricted())
+                .withResources(resources("init", 0))
+                .withSecurityContext(runningAs(config.users().podRuntime()))
                 .build();
     }
 
@@ -226,10 +241,11 @@ public final class SubmissionJob {
                 .withImage(track.simulatorImage())
                 .withCommand(POD_RUNTIME, "simulator")
                 .withEnv(pairEnv(request, worker, pairs, List.of(env(CARLA_RENDERER, track.renderer()))))
-                .withVolumeMounts(podRuntimeMount(), logsMount(), mount("x11", "/tmp/.X11-unix", false))
-                .withResources(resources("simulator", true))
-                // CARLA needs the GPU devices and the host's X11 socket, as in the original Job.
-                .withSecurityContext(new SecurityContextBuilder().withPrivileged(true).build())
+                .withVolumeMounts(podRuntimeMount(), logsMount())
+                // CARLA renders off-screen (-RenderOffScreen, Vulkan): no X server, no privilege; its GPU comes from
+                // the device plugin through the resource request.
+                .withResources(resources("simulator", 1))
+                .withSecurityContext(runningAs(config.users().simulator()))
                 .build();
     }
 
@@ -252,8 +268,8 @@ public final class SubmissionJob {
                         mount("leaderboard", "/workspace/leaderboard", false),
                         mount("scenario-runner", "/workspace/scenario_runner", false),
                         mount("carla-python-api", "/workspace/CARLA", false))
-                .withResources(resources("agent", false))
-                .withSecurityContext(restricted())
+                .withResources(resources("agent", config.agentGpus()))
+                .withSecurityContext(runningAs(config.users().agent()))
                 .build();
     }
 
@@ -278,12 +294,15 @@ public final class SubmissionJob {
                         env(LOGS_DIR, LOGS_PATH),
                         env(STATUS_DIR, STATUS_PATH))))
                 .withVolumeMounts(podRuntimeMount(), logsMount())
-                .withResources(resources("logcopy", false))
-                .withSecurityContext(restricted())
+                .withResources(resources("logcopy", 0))
+                .withSecurityContext(runningAs(config.users().podRuntime()))
                 .build();
     }
 
-    /** The variables every pair role shares; WORKER_ID counts from 1, the GPU index from 0. */
+    /**
+     * The variables every pair role shares; WORKER_ID counts from 1. No NVIDIA_VISIBLE_DEVICES: the device plugin
+     * sets it for a container that requests a GPU, and a value of ours would override its allocation.
+     */
     private List<EnvVar> pairEnv(LaunchRequest request, int worker, int pairs, List<EnvVar> roleEnv) {
         var env = new ArrayList<EnvVar>();
         env.add(env(SUBMISSION_ID, request.submission().submissionId()));
@@ -291,7 +310,6 @@ public final class SubmissionJob {
         env.add(env(WORKER_PAIRS, Integer.toString(pairs)));
         env.add(env(WORKER_ID, Integer.toString(worker)));
         env.add(env(CARLA_PORT, Integer.toString(FIRST_CARLA_PORT + CARLA_PORT_STEP * (worker - 1))));
-        env.add(env(NVIDIA_VISIBLE_DEVICES, Integer.toString(worker - 1)));
         env.add(env(LOGS_DIR, LOGS_PATH));
         env.add(env(STATUS_DIR, STATUS_PATH));
         env.addAll(roleEnv);
@@ -307,22 +325,26 @@ public final class SubmissionJob {
         return all;
     }
 
-    private ResourceRequirements resources(String role, boolean gpu) {
+    private ResourceRequirements resources(String role, int gpus) {
         LauncherConfig.ContainerResources settings = config.resources().get(role);
         var builder = new ResourceRequirementsBuilder()
                 .addToRequests("cpu", new Quantity(settings.cpuRequest()))
                 .addToRequests("memory", new Quantity(settings.memoryRequest()))
                 .addToLimits("cpu", new Quantity(settings.cpuLimit()))
                 .addToLimits("memory", new Quantity(settings.memoryLimit()));
-        if (gpu) {
-            builder.addToRequests(config.gpuResource(), new Quantity("1"))
-                    .addToLimits(config.gpuResource(), new Quantity("1"));
+        if (gpus > 0) {
+            builder.addToRequests(config.gpuResource(), new Quantity(Integer.toString(gpus)))
+                    .addToLimits(config.gpuResource(), new Quantity(Integer.toString(gpus)));
         }
         return builder.build();
     }
 
-    private static SecurityContext restricted() {
+    /** Pod Security "restricted" for every container, under an explicit non-root user whatever the image says. */
+    private static SecurityContext runningAs(LauncherConfig.RunAs user) {
         return new SecurityContextBuilder()
+                .withRunAsUser(user.uid())
+                .withRunAsGroup(user.gid())
+                .withRunAsNonRoot(true)
                 .withAllowPrivilegeEscalation(false)
                 .withPrivileged(false)
                 .withNewCapabilities().withDrop("ALL").endCapabilities()

@@ -1,6 +1,7 @@
 package org.carla.leaderboard.launcher.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,11 +52,6 @@ class SubmissionJobTests {
                     .noneMatch(env -> env.getName().startsWith("AWS_ACCESS") || env.getName().startsWith("AWS_SECRET")
                             || env.getName().toUpperCase().contains("EVALAI") || env.getName().contains("TOKEN")
                             || env.getValueFrom() != null);
-            if (!container.getName().startsWith("simulator-")) {
-                assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).as(container.getName())
-                        .isFalse();
-                assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
-            }
         }
         List<String> agents = all.stream().map(Container::getName).filter(name -> name.startsWith("agent-")).toList();
         assertThat(agents).hasSize(4);
@@ -63,6 +59,67 @@ class SubmissionJobTests {
                 .get(JobMetadata.SKIP_AWS_CONTAINERS);
         assertThat(List.of(skipped.split(","))).containsAll(agents).contains("install-pod-runtime")
                 .doesNotContain("logcopy", "private-contents");
+    }
+
+    /**
+     * What Pod Security "restricted" asks of the pod (the deploy module's checker runs the full profile on the golden
+     * YAML): nothing privileged, no host path, every container a given non-root user; and the users are distinct, so
+     * the participant's code cannot act as CARLA or as logcopy.
+     */
+    @Test
+    void everyContainerRunsUnprivilegedAsItsOwnNonRootUser() {
+        Job job = jobs.build(SeedsConfiguration.request());
+        var pod = job.getSpec().getTemplate().getSpec();
+        List<Container> all = Stream.concat(pod.getInitContainers().stream(), pod.getContainers().stream()).toList();
+
+        assertThat(pod.getVolumes()).allSatisfy(volume -> assertThat(volume.getEmptyDir()).as(volume.getName())
+                .isNotNull());
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSecurityContext().getFsGroup()).isPositive();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(pod.getHostNetwork()).isNotEqualTo(Boolean.TRUE);
+        assertThat(pod.getHostPID()).isNotEqualTo(Boolean.TRUE);
+        assertThat(pod.getHostIPC()).isNotEqualTo(Boolean.TRUE);
+        for (Container container : all) {
+            var security = container.getSecurityContext();
+            assertThat(security.getPrivileged()).as(container.getName()).isFalse();
+            assertThat(security.getAllowPrivilegeEscalation()).as(container.getName()).isFalse();
+            assertThat(security.getCapabilities().getDrop()).as(container.getName()).containsExactly("ALL");
+            assertThat(security.getCapabilities().getAdd()).as(container.getName()).isNullOrEmpty();
+            assertThat(security.getRunAsNonRoot()).as(container.getName()).isTrue();
+            assertThat(security.getRunAsUser()).as(container.getName()).isPositive();
+            assertThat(security.getRunAsGroup()).as(container.getName()).isPositive();
+            assertThat(container.getPorts()).as(container.getName()).noneMatch(port -> port.getHostPort() != null);
+        }
+        assertThat(user(all, "simulator-1")).isNotEqualTo(user(all, "agent-1")).isNotEqualTo(user(all, "logcopy"));
+        assertThat(user(all, "agent-1")).isNotEqualTo(user(all, "logcopy"));
+        assertThat(all).filteredOn(c -> c.getName().startsWith("simulator-")).extracting(c -> user(all, c.getName()))
+                .containsOnly(user(all, "simulator-1"));
+    }
+
+    @Test
+    void gpusReachEverySimulatorAndAgentThroughTheDevicePluginOnly() {
+        Job job = jobs.build(SeedsConfiguration.request());
+        var pod = job.getSpec().getTemplate().getSpec();
+
+        for (Container container : pod.getContainers()) {
+            String expected = container.getName().equals("logcopy") ? null : "1";
+            var requested = container.getResources().getRequests().get("nvidia.com/gpu");
+            assertThat(requested == null ? null : requested.toString()).as(container.getName()).isEqualTo(expected);
+            // a value of ours would override the device plugin's allocation
+            assertThat(container.getEnv()).as(container.getName())
+                    .noneMatch(env -> env.getName().equals("NVIDIA_VISIBLE_DEVICES"));
+        }
+        var withoutAgentGpus = new SubmissionJob(SeedsConfiguration.launcherConfig(Map.of("launcher.agent-gpus", "0")))
+                .build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec().getContainers();
+        assertThat(withoutAgentGpus).filteredOn(c -> c.getName().startsWith("agent-"))
+                .allSatisfy(agent -> assertThat(agent.getResources().getRequests()).doesNotContainKey("nvidia.com/gpu"));
+    }
+
+    @Test
+    void aRootUserInTheConfigurationFailsTheStart() {
+        assertThatThrownBy(() -> new SubmissionJob(SeedsConfiguration.launcherConfig(
+                Map.of("launcher.users.agent.uid", "0")))).hasMessageContaining("launcher.users.agent");
     }
 
     @Test
@@ -84,7 +141,7 @@ class SubmissionJobTests {
         assertThat(env(containers.get(6), "EXPECTED_ROUTES")).isEqualTo("6");
         assertThat(env(containers.get(6), "WORKER_PAIRS")).isEqualTo("3");
         assertThat(job.getSpec().getBackoffLimit()).isEqualTo(2);
-        assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600);
+        assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600 + 12 * 3600);
     }
 
     @Test
@@ -97,6 +154,12 @@ class SubmissionJobTests {
         assertThat(job.getSpec().getSuspend()).isTrue();
         assertThat(job.getMetadata().getLabels()).containsEntry(JobMetadata.KUEUE_QUEUE, "gpu-g5");
         assertThat(jobs.build(SeedsConfiguration.request()).getSpec().getSuspend()).isNull();
+    }
+
+    private static String user(List<Container> containers, String name) {
+        var security = containers.stream().filter(c -> c.getName().equals(name)).findFirst().orElseThrow()
+                .getSecurityContext();
+        return security.getRunAsUser() + ":" + security.getRunAsGroup();
     }
 
     private static String env(Container container, String name) {
