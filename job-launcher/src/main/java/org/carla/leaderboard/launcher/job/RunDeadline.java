@@ -3,6 +3,8 @@ package org.carla.leaderboard.launcher.job;
 import java.time.Duration;
 import java.time.Instant;
 
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+
 /**
  * The Job's {@code activeDeadlineSeconds}, which Kubernetes counts from the Job's {@code status.startTime} — from
  * when its pod was created, waiting for a GPU node included. So that waiting for capacity does not spend the
@@ -13,6 +15,11 @@ import java.time.Instant;
 public final class RunDeadline {
 
     private RunDeadline() {
+    }
+
+    /** Where Kubernetes counts the deadline from: the Job's {@code status.startTime}; null until it is set. */
+    public static Instant countedFrom(Job job) {
+        return job.getStatus() == null ? null : JobEnd.instant(job.getStatus().getStartTime());
     }
 
     /** At creation: the track's deadline plus the longest wait for capacity. */

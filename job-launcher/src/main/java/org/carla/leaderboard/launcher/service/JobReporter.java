@@ -9,17 +9,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
+import org.carla.leaderboard.domain.event.JobStarted;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.launcher.client.SubmissionEvents;
 import org.carla.leaderboard.launcher.config.LauncherConfig;
 import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.launcher.job.JobMetadata;
+import org.carla.leaderboard.launcher.job.PodStart;
+import org.carla.leaderboard.launcher.record.SubmissionRecords;
 import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.ContainerState;
@@ -34,8 +38,10 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 /**
  * Reports the end of one Job and removes it, in an order that survives a restart at any point: publish
- * {@code job-finished}, then mark the Job reported (annotation) and release its finalizer, then delete it. A restart
- * before the mark publishes again (a duplicate, tolerated downstream); after it, only the deletion is left to do.
+ * {@code job-finished} (preceded by {@code job-started} when the run's start was never announced), note the run's end
+ * in its record ({@code job_ended_run}, so a launch request of that run delivered later is refused), then mark the
+ * Job reported (annotation) and release its finalizer, then delete it. A restart before the mark publishes again (a
+ * duplicate, tolerated downstream); after it, only the deletion is left to do.
  */
 @ApplicationScoped
 public class JobReporter {
@@ -44,6 +50,7 @@ public class JobReporter {
 
     private final KubernetesClient kubernetes;
     private final SubmissionEvents events;
+    private final SubmissionRecords records;
     private final LauncherMetrics metrics;
     private final String namespace;
     /**
@@ -57,9 +64,14 @@ public class JobReporter {
         }
     });
 
-    JobReporter(KubernetesClient kubernetes, SubmissionEvents events, LauncherMetrics metrics, LauncherConfig config) {
+    /** UIDs of the Jobs found unreportable: logged and counted once each (the reconcile keeps finding them). */
+    private final Set<String> unreportable = ConcurrentHashMap.newKeySet();
+
+    JobReporter(KubernetesClient kubernetes, SubmissionEvents events, SubmissionRecords records,
+            LauncherMetrics metrics, LauncherConfig config) {
         this.kubernetes = kubernetes;
         this.events = events;
+        this.records = records;
         this.metrics = metrics;
         this.namespace = config.namespace();
     }
@@ -95,22 +107,46 @@ public class JobReporter {
         Optional<SubmissionIdentity> submission = JobMetadata.submission(job);
         Optional<Integer> run = JobMetadata.run(job);
         if (submission.isEmpty() || run.isEmpty()) {
-            metrics.jobUnreportable();
-            LOG.errorf("Job %s has no readable %s annotation or %s label: its end cannot be reported; left in place "
-                    + "for an operator", name, JobMetadata.SUBMISSION, JobMetadata.RUN);
+            if (unreportable.add(job.getMetadata().getUid())) {
+                metrics.jobUnreportable();
+                LOG.errorf("Job %s has no readable %s annotation or %s label: its end cannot be reported; left in "
+                        + "place for an operator", name, JobMetadata.SUBMISSION, JobMetadata.RUN);
+            }
             return false;
         }
         Instant now = Instant.now();
+        List<Pod> pods = kubernetes.pods().inNamespace(namespace).withLabel(JobMetadata.POD_JOB_NAME, name).list()
+                .getItems();
+        Optional<Instant> announced = JobMetadata.startReported(job);
+        Optional<Instant> podStart = announced.or(() -> PodStart.first(pods));
+        if (announced.isEmpty() && podStart.isPresent()) {
+            // It ran and ended before its start was announced: the start first, so the relay sees both in order.
+            events.publish(JobStarted.of(submission.get(), run.get(), name, podStart.get(), now));
+        }
         JobEnd end = JobEnd.of(job).orElseGet(() -> JobEnd.deleted(job, now));
         events.publish(JobFinished.of(submission.get(), run.get(), name, end.outcome(), end.reason(),
-                JobMetadata.workerPairs(job), end.startedAt(), end.finishedAt(), containerOutcomes(name), now));
+                JobMetadata.workerPairs(job), podStart.orElse(null), end.finishedAt(), containerOutcomes(pods), now));
         synchronized (reported) {
             reported.add(job.getMetadata().getUid());
         }
         metrics.jobFinished(end.outcome(), end.reason());
         LOG.infof("submission %s run %d: Job %s ended, %s (%s); job-finished published",
                 submission.get().submissionId(), run.get(), name, end.outcome(), end.reason());
+        recordEnded(submission.get(), run.get(), name);
         return true;
+    }
+
+    /** Notes the run's end in its record, before the Job goes; a failure here fails the report, retried later. */
+    private void recordEnded(SubmissionIdentity submission, int run, String name) {
+        try {
+            if (!records.recordJobEnded(submission, run)) {
+                LOG.infof("submission %s run %d: the record is on another run or noted the end already (Job %s)",
+                        submission.submissionId(), run, name);
+            }
+        } catch (SubmissionRecords.UnknownLeaderboardException e) {
+            LOG.errorf("submission %s run %d: the end of Job %s cannot be noted: %s", submission.submissionId(), run,
+                    name, e.getMessage());
+        }
     }
 
     private boolean wasReported(Job job) {
@@ -139,8 +175,7 @@ public class JobReporter {
                 operations.add(Map.of("op", "add", "path", "/metadata/annotations",
                         "value", Map.of(JobMetadata.FINISHED_REPORTED, reportedAt)));
             } else {
-                operations.add(Map.of("op", "add", "path",
-                        "/metadata/annotations/" + JobMetadata.FINISHED_REPORTED.replace("~", "~0").replace("/", "~1"),
+                operations.add(Map.of("op", "add", "path", JobMetadata.annotationPath(JobMetadata.FINISHED_REPORTED),
                         "value", reportedAt));
             }
         }
@@ -151,8 +186,7 @@ public class JobReporter {
     }
 
     /** Each container of the Job's latest pod: restarts and how it last ended. Empty when the pods are gone. */
-    private List<ContainerOutcome> containerOutcomes(String jobName) {
-        List<Pod> pods = kubernetes.pods().inNamespace(namespace).withLabel("job-name", jobName).list().getItems();
+    private static List<ContainerOutcome> containerOutcomes(List<Pod> pods) {
         Optional<Pod> latest = pods.stream().filter(pod -> pod.getStatus() != null)
                 .max(Comparator.comparing((Pod pod) -> String.valueOf(pod.getMetadata().getCreationTimestamp())));
         var outcomes = new ArrayList<ContainerOutcome>();

@@ -1,5 +1,7 @@
 package org.carla.leaderboard.launcher.service;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -12,17 +14,23 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.carla.leaderboard.launcher.config.LauncherConfig;
 import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.launcher.job.JobMetadata;
+import org.carla.leaderboard.launcher.job.PodStart;
 import org.jboss.logging.Logger;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.micrometer.core.instrument.Gauge;
 
 /**
- * Watches the launcher's Jobs (label {@code app.kubernetes.io/managed-by=job-launcher}) with an informer. Its initial
- * list is the restart recovery: a Job that ended while the launcher was down is reported like one ending now. Reports
- * run one at a time off the informer's thread; a report that failed is tried again at the next resync.
+ * Watches the launcher's Jobs (label {@code app.kubernetes.io/managed-by=job-launcher}) and their pods (label
+ * {@code leaderboard.carla.org/workload=submission}, read only) with two informers. A Job that ends is handed to
+ * {@link JobReporter}; a pod that runs, to {@link RunStarts}. The informers' initial lists are the restart recovery: a
+ * Job that ended, or a pod that started, while the launcher was down is handled like one that does now. The work runs
+ * one item at a time on one thread, off the informers' threads; what failed is tried again at the next resync (and by
+ * the reconcile).
  */
 @ApplicationScoped
 public class JobWatcher {
@@ -31,6 +39,7 @@ public class JobWatcher {
 
     private final KubernetesClient kubernetes;
     private final JobReporter reporter;
+    private final RunStarts starts;
     private final LauncherMetrics metrics;
     private final LauncherConfig config;
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
@@ -39,58 +48,98 @@ public class JobWatcher {
         thread.setDaemon(true);
         return thread;
     });
-    private volatile SharedIndexInformer<Job> informer;
+    private volatile SharedIndexInformer<Job> jobs;
+    private volatile SharedIndexInformer<Pod> pods;
+    private final Gauge runningGauge;
 
-    JobWatcher(KubernetesClient kubernetes, JobReporter reporter, LauncherMetrics metrics, LauncherConfig config) {
+    JobWatcher(KubernetesClient kubernetes, JobReporter reporter, RunStarts starts, LauncherMetrics metrics,
+            LauncherConfig config) {
         this.kubernetes = kubernetes;
         this.reporter = reporter;
+        this.starts = starts;
         this.metrics = metrics;
         this.config = config;
-        metrics.watchRunning(this::running);
+        this.runningGauge = metrics.watchRunning(this::running);
     }
 
     public synchronized void start() {
-        if (informer != null) {
+        if (jobs != null) {
             return;
         }
-        informer = kubernetes.batch().v1().jobs().inNamespace(config.namespace())
-                .withLabel(JobMetadata.MANAGED_BY, JobMetadata.LAUNCHER)
-                .runnableInformer(config.watch().resync().toMillis());
-        informer.addEventHandler(new Handler());
+        long resync = config.watch().resync().toMillis();
+        jobs = kubernetes.batch().v1().jobs().inNamespace(config.namespace())
+                .withLabel(JobMetadata.MANAGED_BY, JobMetadata.LAUNCHER).runnableInformer(resync);
+        jobs.addEventHandler(new JobHandler());
+        pods = kubernetes.pods().inNamespace(config.namespace())
+                .withLabel(JobMetadata.WORKLOAD, JobMetadata.WORKLOAD_SUBMISSION).runnableInformer(resync);
+        pods.addEventHandler(new PodHandler());
         // An API server that is down at start or later is retried with the informer's back-off; readiness shows it.
-        informer.exceptionHandler((started, error) -> {
-            LOG.warnf("watching the Jobs failed, retrying: %s", error.getMessage());
-            return true;
-        });
-        informer.start();
-        LOG.infof("watching the Jobs in namespace %s", config.namespace());
+        for (SharedIndexInformer<?> informer : List.of(jobs, pods)) {
+            informer.exceptionHandler((started, error) -> {
+                LOG.warnf("watching the Jobs or their pods failed, retrying: %s", error.getMessage());
+                return true;
+            });
+        }
+        jobs.start();
+        pods.start();
+        LOG.infof("watching the Jobs and their pods in namespace %s", config.namespace());
     }
 
     public synchronized void stop() {
-        if (informer != null) {
-            informer.close();
-            informer = null;
+        if (jobs != null) {
+            jobs.close();
+            pods.close();
+            jobs = null;
+            pods = null;
         }
     }
 
-    /** Whether the informer has listed the Jobs once and keeps watching. */
+    /** Whether both informers have listed once and keep watching. */
     public boolean watching() {
-        SharedIndexInformer<Job> current = informer;
-        return current != null && current.hasSynced() && current.isWatching();
+        SharedIndexInformer<Job> currentJobs = jobs;
+        SharedIndexInformer<Pod> currentPods = pods;
+        return currentJobs != null && currentJobs.hasSynced() && currentJobs.isWatching() && currentPods != null
+                && currentPods.hasSynced() && currentPods.isWatching();
+    }
+
+    /** The launcher's Jobs as last seen, from the informer's cache; empty while it is not watching. */
+    public List<Job> jobs() {
+        SharedIndexInformer<Job> current = jobs;
+        return current == null ? List.of() : current.getStore().list();
+    }
+
+    /** The pods of a Job as last seen, from the informer's cache. */
+    public List<Pod> podsOf(String jobName) {
+        SharedIndexInformer<Pod> current = pods;
+        if (current == null) {
+            return List.of();
+        }
+        return current.getStore().list().stream().filter(pod -> jobName.equals(jobNameOf(pod))).toList();
     }
 
     /** The Jobs not finished yet, from the informer's cache. */
     public int running() {
-        SharedIndexInformer<Job> current = informer;
-        if (current == null) {
-            return 0;
+        return (int) jobs().stream().filter(job -> !JobEnd.ending(job)).count();
+    }
+
+    /** Hands an ending (or ended and unreported) Job to the reporter, unless it is waiting for it already. */
+    public void settle(Job job) {
+        String name = job.getMetadata().getName();
+        submit("end:" + name, () -> reporter.settle(name), "reporting the end of Job " + name);
+    }
+
+    /** Hands a Job whose pod runs to {@link RunStarts}, unless its start was announced or it is ending. */
+    public void announce(String jobName) {
+        Optional<Job> cached = jobs().stream().filter(job -> jobName.equals(job.getMetadata().getName())).findFirst();
+        if (cached.isPresent() && (JobMetadata.startReported(cached.get()).isPresent() || JobEnd.ending(cached.get()))) {
+            return;
         }
-        return (int) current.getStore().list().stream()
-                .filter(job -> !JobEnd.finished(job) && job.getMetadata().getDeletionTimestamp() == null).count();
+        submit("start:" + jobName, () -> starts.announce(jobName), "announcing the start of Job " + jobName);
     }
 
     @PreDestroy
     void close() {
+        metrics.remove(runningGauge);
         stop();
         reports.shutdown();
         try {
@@ -100,23 +149,24 @@ public class JobWatcher {
         }
     }
 
-    private void examine(Job job) {
-        boolean ending = JobEnd.finished(job) || job.getMetadata().getDeletionTimestamp() != null;
-        if (!ending && !JobMetadata.finishedReported(job)) {
+    private void submit(String key, Runnable work, String what) {
+        if (!pending.add(key)) {
             return;
         }
-        String name = job.getMetadata().getName();
-        if (pending.add(name)) {
-            reports.execute(() -> {
-                pending.remove(name);
-                try {
-                    reporter.settle(name);
-                } catch (RuntimeException e) {
-                    metrics.reportFailed();
-                    LOG.errorf("Job %s: reporting its end failed, trying again at the next resync: %s", name,
-                            e.getMessage());
-                }
-            });
+        reports.execute(() -> {
+            pending.remove(key);
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                metrics.reportFailed();
+                LOG.errorf("%s failed, trying again at the next resync: %s", what, e.getMessage());
+            }
+        });
+    }
+
+    private void examine(Job job) {
+        if (JobEnd.ending(job) || JobMetadata.finishedReported(job)) {
+            settle(job);
         }
     }
 
@@ -132,7 +182,19 @@ public class JobWatcher {
         });
     }
 
-    private final class Handler implements ResourceEventHandler<Job> {
+    private void examine(Pod pod) {
+        String jobName = jobNameOf(pod);
+        if (jobName != null && PodStart.of(pod).isPresent()) {
+            announce(jobName);
+        }
+    }
+
+    private static String jobNameOf(Pod pod) {
+        var labels = pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
+        return labels == null ? null : labels.get(JobMetadata.POD_JOB_NAME);
+    }
+
+    private final class JobHandler implements ResourceEventHandler<Job> {
 
         @Override
         public void onAdd(Job job) {
@@ -147,6 +209,24 @@ public class JobWatcher {
         @Override
         public void onDelete(Job job, boolean finalStateUnknown) {
             vanished(job);
+        }
+    }
+
+    private final class PodHandler implements ResourceEventHandler<Pod> {
+
+        @Override
+        public void onAdd(Pod pod) {
+            examine(pod);
+        }
+
+        @Override
+        public void onUpdate(Pod before, Pod pod) {
+            examine(pod);
+        }
+
+        @Override
+        public void onDelete(Pod pod, boolean finalStateUnknown) {
+            // Nothing: the run's end is its Job's.
         }
     }
 }

@@ -42,6 +42,25 @@ public class LauncherMetrics {
         repeated.increment();
     }
 
+    void requestRefused(String reason) {
+        Counter.builder("leaderboard.launcher.requests.refused").tag("reason", reason)
+                .description("Launch requests refused: their run is not the record's current one, has ended, or the "
+                        + "record is final or missing")
+                .register(registry).increment();
+    }
+
+    void runStarted(Duration waitedForCapacity) {
+        Timer.builder("leaderboard.launcher.capacity.wait")
+                .description("Time from the Job's start to its pod's start: the wait for GPU capacity")
+                .register(registry).record(waitedForCapacity.isNegative() ? Duration.ZERO : waitedForCapacity);
+    }
+
+    void jobDeleted(String reason) {
+        Counter.builder("leaderboard.launcher.jobs.deleted").tag("reason", reason)
+                .description("Jobs the launcher deleted before they finished, by reason").register(registry)
+                .increment();
+    }
+
     void jobFinished(Outcome outcome, String reason) {
         Counter.builder("leaderboard.launcher.jobs.finished").tag("outcome", outcome.name().toLowerCase())
                 .tag("reason", reason == null ? "none" : reason)
@@ -60,8 +79,13 @@ public class LauncherMetrics {
                 .increment();
     }
 
-    void watchRunning(Supplier<Number> running) {
-        Gauge.builder("leaderboard.launcher.jobs.running", running)
+    /** Registers the gauge of the Jobs not finished yet; the caller removes it when it goes ({@link #remove}). */
+    Gauge watchRunning(Supplier<Number> running) {
+        return Gauge.builder("leaderboard.launcher.jobs.running", running)
                 .description("Submission Jobs not finished yet (running or waiting for admission)").register(registry);
+    }
+
+    void remove(Gauge gauge) {
+        registry.remove(gauge);
     }
 }

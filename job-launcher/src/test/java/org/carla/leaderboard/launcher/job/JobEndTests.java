@@ -30,7 +30,6 @@ class JobEndTests {
         var end = JobEnd.of(job).orElseThrow();
 
         assertThat(end.outcome()).isEqualTo(Outcome.SUCCEEDED);
-        assertThat(end.startedAt()).isEqualTo(Instant.parse("2026-11-21T10:00:00Z"));
         assertThat(end.finishedAt()).isEqualTo(Instant.parse("2026-11-21T12:00:00Z"));
     }
 
@@ -51,7 +50,19 @@ class JobEndTests {
         var end = JobEnd.deleted(job, Instant.parse("2026-11-21T10:31:00Z"));
 
         assertThat(end.outcome()).isEqualTo(Outcome.DELETED);
+        assertThat(end.reason()).isEqualTo(JobEnd.DELETED_REASON);
         assertThat(end.finishedAt()).isEqualTo(Instant.parse("2026-11-21T10:30:00Z"));
+        assertThat(JobEnd.ending(job)).isTrue();
+        assertThat(JobEnd.endedAt(job)).contains(Instant.parse("2026-11-21T10:30:00Z"));
+    }
+
+    @Test
+    void aJobTheLauncherDeletedEndsWithItsReason() {
+        Job job = job("SuccessCriteriaMet", "False", null);
+        job.getMetadata().setAnnotations(java.util.Map.of(JobMetadata.DELETION_REASON, JobEnd.CANCELLED));
+
+        assertThat(JobEnd.deleted(job, Instant.parse("2026-11-21T10:31:00Z")).reason()).isEqualTo("Cancelled");
+        assertThat(JobEnd.ending(job)).isFalse();
     }
 
     private static Job job(String type, String status, String reason) {

@@ -1,0 +1,83 @@
+package org.carla.leaderboard.launcher.service;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.carla.leaderboard.domain.event.EventCodec;
+import org.carla.leaderboard.domain.event.JobStarted;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.launcher.client.SubmissionEvents;
+import org.carla.leaderboard.launcher.config.LauncherConfig;
+import org.carla.leaderboard.launcher.job.JobEnd;
+import org.carla.leaderboard.launcher.job.JobMetadata;
+import org.carla.leaderboard.launcher.job.PodStart;
+import org.carla.leaderboard.launcher.job.RunDeadline;
+import org.jboss.logging.Logger;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+
+/**
+ * Announces that a run started: when its pod runs (not when its Job was made), {@code job-started} is published with
+ * the pod's start, then one merge patch marks the Job ({@link JobMetadata#STARTED_REPORTED}) and moves its
+ * {@code activeDeadlineSeconds} to the wait it had plus the track's deadline ({@link RunDeadline}). A restart between
+ * the two publishes again (a duplicate the relay ignores); after the mark, never again for this run.
+ */
+@ApplicationScoped
+public class RunStarts {
+
+    private static final Logger LOG = Logger.getLogger(RunStarts.class);
+
+    private final KubernetesClient kubernetes;
+    private final SubmissionEvents events;
+    private final LauncherMetrics metrics;
+    private final String namespace;
+
+    RunStarts(KubernetesClient kubernetes, SubmissionEvents events, LauncherMetrics metrics, LauncherConfig config) {
+        this.kubernetes = kubernetes;
+        this.events = events;
+        this.metrics = metrics;
+        this.namespace = config.namespace();
+    }
+
+    /** The Job's pod may run: announce the run's start unless it was, or the Job is ending (its report does it). */
+    public void announce(String jobName) {
+        Job job = kubernetes.batch().v1().jobs().inNamespace(namespace).withName(jobName).get();
+        if (job == null || JobMetadata.startReported(job).isPresent() || JobEnd.ending(job)) {
+            return;
+        }
+        List<Pod> pods = kubernetes.pods().inNamespace(namespace).withLabel(JobMetadata.POD_JOB_NAME, jobName).list()
+                .getItems();
+        Optional<Instant> podStart = PodStart.first(pods);
+        Optional<SubmissionIdentity> submission = JobMetadata.submission(job);
+        Optional<Integer> run = JobMetadata.run(job);
+        if (podStart.isEmpty() || submission.isEmpty() || run.isEmpty()) {
+            return; // Not running yet; or unreadable, which its end's report will log.
+        }
+        events.publish(JobStarted.of(submission.get(), run.get(), jobName, podStart.get(), Instant.now()));
+        Instant jobStart = RunDeadline.countedFrom(job);
+        var annotations = Map.of(JobMetadata.STARTED_REPORTED, podStart.get().toString());
+        var patch = new LinkedHashMap<String, Object>();
+        patch.put("metadata", Map.of("annotations", annotations));
+        Optional<Long> deadline = JobMetadata.runDeadline(job);
+        deadline.ifPresent(seconds -> patch.put("spec",
+                Map.of("activeDeadlineSeconds", RunDeadline.rebased(jobStart, podStart.get(), seconds))));
+        kubernetes.batch().v1().jobs().inNamespace(namespace).withName(jobName)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), EventCodec.write(patch));
+        Duration waited = jobStart == null ? Duration.ZERO : Duration.between(jobStart, podStart.get());
+        metrics.runStarted(waited);
+        LOG.infof("submission %s run %d: the pod of Job %s runs since %s (waited %ds for capacity); job-started "
+                + "published, deadline %s", submission.get().submissionId(), run.get(), jobName, podStart.get(),
+                waited.toSeconds(), deadline.map(s -> s + " s from the pod's start").orElse("unchanged (no "
+                        + JobMetadata.RUN_DEADLINE + ")"));
+    }
+}

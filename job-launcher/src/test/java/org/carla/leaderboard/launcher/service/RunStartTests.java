@@ -1,0 +1,96 @@
+package org.carla.leaderboard.launcher.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+import org.carla.leaderboard.domain.event.JobStarted;
+import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.launcher.job.JobMetadata;
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+
+/**
+ * Running means running: {@code job-started} is published when the run's pod runs, once per run, and from then on
+ * the track's deadline counts from the pod's start, not from the Job's.
+ */
+@QuarkusTest
+@WithKubernetesTestServer(crud = true)
+@QuarkusTestResource(value = LocalStackResource.class, restrictToAnnotatedClass = true,
+        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb"))
+class RunStartTests extends LauncherStory {
+
+    @Test
+    void aPodWaitingForCapacityIsNotAStartAndARunningOneIsOnceWithTheDeadlineFromItsStart() {
+        LaunchRequest request = request("waits for a GPU", 1, 3600);
+        recorded(request);
+        send(request);
+        String name = awaitJob(request).getMetadata().getName();
+        Instant jobStart = Instant.now().minus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
+        jobStartedAt(name, jobStart);
+        String pod = podPending(name);
+
+        assertStaysCount(request, JobStarted.class, 0);
+        Instant podStart = jobStart.plus(150, ChronoUnit.MINUTES);
+        podRunning(pod, podStart);
+
+        JobStarted started = awaitStarted(request);
+        assertThat(started.podStartedAt()).isEqualTo(podStart);
+        assertThat(started.jobName()).isEqualTo(name);
+        assertThat(started.run()).isEqualTo(1);
+        assertThat(started.submission()).isEqualTo(request.submission());
+        await().atMost(Duration.ofSeconds(10)).until(() -> JobMetadata.startReported(job(name)).isPresent());
+        Job job = job(name);
+        assertThat(jobStart.plusSeconds(job.getSpec().getActiveDeadlineSeconds()))
+                .as("the track's hour from the pod's start").isEqualTo(podStart.plusSeconds(3600));
+
+        podRunning(pod, podStart); // the kubelet reports again; so does a restarted container
+        assertStaysCount(request, JobStarted.class, 1);
+    }
+
+    @Test
+    void aPodThatStartedWhileTheLauncherWasStoppedIsAnnouncedAfterItsRestartOnce() {
+        LaunchRequest request = request("started during a restart");
+        recorded(request);
+        send(request);
+        String name = awaitJob(request).getMetadata().getName();
+        String pod = podPending(name);
+        Instant podStart = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        watcher.stop();
+        try {
+            podRunning(pod, podStart);
+            assertStaysCount(request, JobStarted.class, 0);
+        } finally {
+            watcher.start();
+        }
+
+        assertThat(awaitStarted(request).podStartedAt()).isEqualTo(podStart);
+        assertStaysCount(request, JobStarted.class, 1);
+    }
+
+    @Test
+    void aStartAnnouncedBeforeARestartIsNotAnnouncedAgain() {
+        LaunchRequest request = request("announced before a restart");
+        recorded(request);
+        send(request);
+        String name = awaitJob(request).getMetadata().getName();
+        String pod = podPending(name);
+        podRunning(pod, Instant.now());
+        awaitStarted(request);
+        await().atMost(Duration.ofSeconds(10)).until(() -> JobMetadata.startReported(job(name)).isPresent());
+
+        watcher.stop();
+        watcher.start();
+
+        assertStaysCount(request, JobStarted.class, 1);
+    }
+}
