@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.pod.JobLabels;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
@@ -18,20 +19,21 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
  */
 public final class JobMetadata {
 
-    public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
-    public static final String LAUNCHER = "job-launcher";
-    public static final String SUBMISSION_ID = "leaderboard.carla.org/submission-id";
-    public static final String TEAM_ID = "leaderboard.carla.org/team-id";
-    public static final String LEADERBOARD = "leaderboard.carla.org/leaderboard";
-    public static final String TRACK = "leaderboard.carla.org/track";
+    // The labels others select by are the domain's (JobLabels); the rest of the Job's metadata is the launcher's own.
+    public static final String MANAGED_BY = JobLabels.MANAGED_BY;
+    public static final String LAUNCHER = JobLabels.LAUNCHER;
+    public static final String SUBMISSION_ID = JobLabels.SUBMISSION_ID;
+    public static final String TEAM_ID = JobLabels.TEAM_ID;
+    public static final String LEADERBOARD = JobLabels.LEADERBOARD;
+    public static final String TRACK = JobLabels.TRACK;
     /** The run of the submission the Job runs (label and pod label): 1, 2, ... */
-    public static final String RUN = "leaderboard.carla.org/run";
+    public static final String RUN = JobLabels.RUN;
     /** Pod template label the submissions namespace's NetworkPolicy selects: without it a pod has no network. */
     public static final String WORKLOAD = "leaderboard.carla.org/workload";
     public static final String WORKLOAD_SUBMISSION = "submission";
     public static final String KUEUE_QUEUE = "kueue.x-k8s.io/queue-name";
     /** The label the Job controller puts on a Job's pods: the Job's name. */
-    public static final String POD_JOB_NAME = "job-name";
+    public static final String POD_JOB_NAME = JobLabels.JOB_NAME;
 
     /** The whole {@link SubmissionIdentity} as JSON: the raw team name lives here only. */
     public static final String SUBMISSION = "leaderboard.carla.org/submission";

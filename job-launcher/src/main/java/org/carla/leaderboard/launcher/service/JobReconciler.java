@@ -65,7 +65,7 @@ public class JobReconciler {
         }
         Instant now = Instant.now();
         var jobs = watcher.jobs();
-        int stuck = unreported.count(jobs, now, config.reconcile().interval());
+        int stuck = unreported.count(jobs, now);
         if (stuck != lastStuck) {
             LOG.warnf("%d Jobs ended without their end reported (were %d); each is reported again at every pass", stuck,
                     lastStuck);

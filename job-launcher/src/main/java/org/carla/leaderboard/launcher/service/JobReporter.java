@@ -120,7 +120,7 @@ public class JobReporter {
         Optional<Instant> announced = JobMetadata.startReported(job);
         Optional<Instant> podStart = announced.or(() -> PodStart.first(pods));
         if (announced.isEmpty() && podStart.isPresent()) {
-            // It ran and ended before its start was announced: the start first, so the relay sees both in order.
+            // It ran and ended before its start was announced: announce it with its end (the relay takes either order).
             events.publish(JobStarted.of(submission.get(), run.get(), name, podStart.get(), now));
         }
         JobEnd end = JobEnd.of(job).orElseGet(() -> JobEnd.deleted(job, now));

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.carla.leaderboard.domain.record.StuckRules;
 import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.launcher.job.JobMetadata;
 
@@ -16,15 +17,18 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The stuck-submission rule {@value #RULE}: a Job that ended (or is being deleted) longer than a grace ago and whose end
- * was still not reported, so its submission cannot reach a final status. Counted by the reconcile on every pass and
- * exposed as {@code leaderboard_stuck_submissions{rule="unreported-job"}}, the metric every stuck rule shares.
+ * The stuck-submission rule {@value #RULE} as the cluster shows it: a Job that ended (or is being deleted) longer ago than
+ * the domain's bound of that rule ({@link StuckRules.Rule#JOB_END_UNREPORTED}, {@link StuckRules.Bounds}) and whose
+ * end is still not reported, so its submission cannot reach a final status — also a Job whose annotations were edited
+ * into something unreadable, which no record shows. Counted by the reconcile on every pass and exposed as
+ * {@code leaderboard_stuck_submissions{rule="unreported-job"}}, the metric every stuck rule shares.
  */
 @ApplicationScoped
 public class UnreportedJobs {
 
     public static final String METRIC = "leaderboard.stuck.submissions";
     public static final String RULE = "unreported-job";
+    private static final Duration BOUND = StuckRules.Bounds.defaults().jobEndUnreported();
 
     private final AtomicInteger count = new AtomicInteger();
     private final MeterRegistry registry;
@@ -43,17 +47,17 @@ public class UnreportedJobs {
         registry.remove(gauge);
     }
 
-    /** Whether this Job is stuck by the rule at {@code now}: ended over {@code grace} ago, its end not reported. */
-    public static boolean stuck(Job job, Instant now, Duration grace) {
+    /** Whether this Job is stuck by the rule at {@code now}: ended over the bound ago, its end not reported. */
+    public static boolean stuck(Job job, Instant now) {
         if (!JobEnd.ending(job) || JobMetadata.finishedReported(job)) {
             return false;
         }
-        return JobEnd.endedAt(job).map(ended -> ended.plus(grace).isBefore(now)).orElse(true);
+        return JobEnd.endedAt(job).map(ended -> ended.plus(BOUND).isBefore(now)).orElse(true);
     }
 
     /** Counts the stuck Jobs among those the launcher watches; returns the count. */
-    int count(Collection<Job> jobs, Instant now, Duration grace) {
-        int stuck = (int) jobs.stream().filter(job -> stuck(job, now, grace)).count();
+    int count(Collection<Job> jobs, Instant now) {
+        int stuck = (int) jobs.stream().filter(job -> stuck(job, now)).count();
         count.set(stuck);
         return stuck;
     }

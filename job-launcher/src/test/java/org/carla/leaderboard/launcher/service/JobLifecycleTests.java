@@ -234,7 +234,8 @@ class JobLifecycleTests extends LauncherStory {
 
     /** The Job's pod as the kubelet reports it: a restarted agent that then succeeded, a crashed simulator. */
     private void podWithStatuses(String jobName, Instant podStarted) {
-        var pod = new PodBuilder().withNewMetadata().withName(jobName + "-abcde").addToLabels("job-name", jobName)
+        var pod = new PodBuilder().withNewMetadata().withName(jobName + "-abcde")
+                .addToLabels(JobMetadata.POD_JOB_NAME, jobName)
                 .endMetadata().withNewSpec().addNewContainer().withName("agent-1").withImage("agent").endContainer()
                 .endSpec().build();
         kubernetes.pods().inNamespace(config.namespace()).resource(pod).create();

@@ -168,9 +168,13 @@ abstract class LauncherStory {
         });
     }
 
-    /** What the Job controller writes when the Job ends. */
+    /** What the Job controller writes when the Job ends (failed: now). */
     void finish(String name, String type, String reason, Instant started, Instant completed) {
-        String at = (completed != null ? completed : Instant.now()).truncatedTo(ChronoUnit.SECONDS).toString();
+        finish(name, type, reason, started, completed, completed != null ? completed : Instant.now());
+    }
+
+    void finish(String name, String type, String reason, Instant started, Instant completed, Instant endedAt) {
+        String at = endedAt.truncatedTo(ChronoUnit.SECONDS).toString();
         kubernetes.batch().v1().jobs().inNamespace(config.namespace()).withName(name).editStatus(job -> {
             if (job.getStatus() == null) {
                 job.setStatus(new JobStatus());

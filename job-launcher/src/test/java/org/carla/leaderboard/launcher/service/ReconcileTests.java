@@ -142,7 +142,9 @@ class ReconcileTests extends LauncherStory {
         kubernetes.batch().v1().jobs().inNamespace(config.namespace()).resource(job).create();
         String name = job.getMetadata().getName();
 
-        finish(name, "Failed", "BackoffLimitExceeded", Instant.now().minusSeconds(600), null);
+        // It failed longer ago than the rule's bound (StuckRules: 5 minutes) and its end cannot be reported.
+        finish(name, "Failed", "BackoffLimitExceeded", Instant.now().minusSeconds(900), null,
+                Instant.now().minusSeconds(600));
 
         await().atMost(Duration.ofSeconds(20)).until(() -> stuckJobs() >= 1);
         assertThat(job(name)).as("left for an operator").isNotNull();
