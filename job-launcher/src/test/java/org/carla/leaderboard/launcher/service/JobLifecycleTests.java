@@ -109,9 +109,7 @@ class JobLifecycleTests extends LauncherStory {
     @ValueSource(strings = { "BackoffLimitExceeded", "DeadlineExceeded" })
     void aFailedJobIsReportedWithKubernetesReasonAndDeleted(String reason) {
         LaunchRequest request = request("failed " + reason);
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
 
         finish(name, "Failed", reason, Instant.now().minusSeconds(600), null);
 
@@ -125,9 +123,7 @@ class JobLifecycleTests extends LauncherStory {
     @Test
     void aJobDeletedBeforeFinishingIsReportedAsDeleted() {
         LaunchRequest request = request("deleted");
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
 
         kubernetes.batch().v1().jobs().inNamespace(config.namespace()).withName(name).delete();
 

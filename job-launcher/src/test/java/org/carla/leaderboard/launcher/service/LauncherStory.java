@@ -129,6 +129,13 @@ abstract class LauncherStory {
         return key;
     }
 
+    /** Recorded and sent as ingest-service does; returns the name of the Job the launcher made. */
+    String launched(LaunchRequest request) {
+        recorded(request);
+        send(request);
+        return awaitJob(request).getMetadata().getName();
+    }
+
     void send(LaunchRequest request) {
         stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.LAUNCH_REQUESTS))
                 .messageBody(EventCodec.write(request)));

@@ -37,9 +37,7 @@ class ReconcileTests extends LauncherStory {
     @Test
     void aRunCancelledWhileItsPodWaitsForCapacityEndsAtOnce() {
         LaunchRequest request = request("cancelled while pending");
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
         jobStartedAt(name, Instant.now());
         podPending(name);
 
@@ -57,9 +55,7 @@ class ReconcileTests extends LauncherStory {
     @Test
     void aCancelledRunWhosePodKeepsRunningIsDeletedAfterTheGrace() {
         LaunchRequest request = request("cancelled, pod does not stop");
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
         podRunning(podPending(name), Instant.now());
         awaitStarted(request);
 
@@ -79,9 +75,7 @@ class ReconcileTests extends LauncherStory {
     @Test
     void aJobOfARunSupersededByALaterRunIsDeleted() {
         LaunchRequest request = request("superseded");
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
 
         record(request.submission(), 2, SubmissionStatus.SUBMITTED, Map.of(SubmissionTable.LAUNCHED_RUN, 1));
 
@@ -92,9 +86,7 @@ class ReconcileTests extends LauncherStory {
     @Test
     void aJobWhoseRecordIsAlreadyFinalIsDeleted() {
         LaunchRequest request = request("final already");
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
 
         setStatus(request.submission(), SubmissionStatus.FAILED);
 
@@ -105,9 +97,7 @@ class ReconcileTests extends LauncherStory {
     @Test
     void aPodWaitingForCapacityLongerThanTheLongestWaitEndsWithThatReason() {
         LaunchRequest request = request("no capacity");
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
         podPending(name);
 
         jobStartedAt(name, Instant.now().minus(config.longestCapacityWait()).minusSeconds(60));
@@ -121,9 +111,7 @@ class ReconcileTests extends LauncherStory {
     @Test
     void aRunningJobWithARecordOnItsRunIsLeftAlone() {
         LaunchRequest request = request("left alone");
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
         jobStartedAt(name, Instant.now().minus(2, ChronoUnit.HOURS));
         podRunning(podPending(name), Instant.now().minus(1, ChronoUnit.HOURS));
         awaitStarted(request);

@@ -101,9 +101,7 @@ class RunClaimTests extends LauncherStory {
     @Test
     void aLaunchRequestDeliveredAgainAfterItsRunEndedCreatesNoSecondJob() {
         LaunchRequest request = request("late again");
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
         finish(name, "Complete", "CompletionsReached", Instant.now().minusSeconds(60), Instant.now());
         awaitFinished(request);
         awaitGone(name);

@@ -32,9 +32,7 @@ class RunStartTests extends LauncherStory {
     @Test
     void aPodWaitingForCapacityIsNotAStartAndARunningOneIsOnceWithTheDeadlineFromItsStart() {
         LaunchRequest request = request("waits for a GPU", 1, 3600);
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
         Instant jobStart = Instant.now().minus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
         jobStartedAt(name, jobStart);
         String pod = podPending(name);
@@ -60,9 +58,7 @@ class RunStartTests extends LauncherStory {
     @Test
     void aPodThatStartedWhileTheLauncherWasStoppedIsAnnouncedAfterItsRestartOnce() {
         LaunchRequest request = request("started during a restart");
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
         String pod = podPending(name);
         Instant podStart = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         watcher.stop();
@@ -80,9 +76,7 @@ class RunStartTests extends LauncherStory {
     @Test
     void aStartAnnouncedBeforeARestartIsNotAnnouncedAgain() {
         LaunchRequest request = request("announced before a restart");
-        recorded(request);
-        send(request);
-        String name = awaitJob(request).getMetadata().getName();
+        String name = launched(request);
         String pod = podPending(name);
         podRunning(pod, Instant.now());
         awaitStarted(request);
