@@ -138,6 +138,7 @@ public final class SubmissionJob {
         }
 
         var containers = new ArrayList<Container>();
+        // simulator-i right before agent-i: the device plugin's packed policy gives the two the slices of one GPU.
         for (int i = 1; i <= pairs; i++) {
             containers.add(simulator(request, i, pairs));
             containers.add(agent(request, i, pairs, subsets.get(i - 1)));
