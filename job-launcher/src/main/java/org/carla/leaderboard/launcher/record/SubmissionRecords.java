@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -22,6 +23,7 @@ import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.domain.track.EvaluationConfig;
 
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -113,6 +115,26 @@ public class SubmissionRecords {
                 new HashMap<>(Map.of("#run", RUN, "#ended", JOB_ENDED_RUN)),
                 new HashMap<>(Map.of(":run", AttributeValue.fromN(Integer.toString(run)),
                         ":number", AttributeValue.fromS("N"))));
+    }
+
+    /**
+     * Reads a key no submission has from every leaderboard's table: table → {@code answers}, or why not. A readiness
+     * probe within the launcher's one read permission (GetItem).
+     */
+    public Map<String, String> probe() {
+        var answers = new TreeMap<String, String>();
+        var key = Map.of(SubmissionTable.TEAM_ID, AttributeValue.fromS(SubmissionTable.NOT_YET),
+                SubmissionTable.SUBMISSION_ID, AttributeValue.fromS(SubmissionTable.NOT_YET));
+        evaluation.leaderboards().values().forEach(leaderboard -> {
+            String table = leaderboard.submissionsTable();
+            try {
+                dynamo.getItem(r -> r.tableName(table).key(key));
+                answers.put(table, "answers");
+            } catch (SdkException e) {
+                answers.put(table, "unreachable: " + e.getClass().getSimpleName());
+            }
+        });
+        return answers;
     }
 
     private boolean update(SubmissionIdentity submission, String expression, String condition,

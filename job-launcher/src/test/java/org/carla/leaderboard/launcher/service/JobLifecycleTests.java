@@ -211,13 +211,15 @@ class JobLifecycleTests extends LauncherStory {
         given().when().get("/q/health/ready").then().statusCode(200)
                 .body("checks.find { it.name == 'kubernetes-api' }.status", is("UP"))
                 .body("checks.find { it.name == 'sqs' }.data.'launch-requests'", is(true))
-                .body("checks.find { it.name == 'sqs' }.data.'submission-events'", is(true));
+                .body("checks.find { it.name == 'sqs' }.data.'submission-events'", is(true))
+                .body("checks.find { it.name == 'dynamodb' }.data.'leaderboard-20'", is("answers"));
         given().when().get("/q/health/live").then().statusCode(200)
                 .body("checks.find { it.name == 'queue-consumers' }.data.'launch-requests'",
                         startsWith("polling, last poll"));
         given().when().get("/q/health/well").then().statusCode(200)
                 .body("checks.find { it.name == 'dependencies' }.data.kubernetes", is("up"))
-                .body("checks.find { it.name == 'dependencies' }.data.sqs", is("up"));
+                .body("checks.find { it.name == 'dependencies' }.data.sqs", is("up"))
+                .body("checks.find { it.name == 'dependencies' }.data.dynamodb", is("up"));
         // The running gauge reads the informer's cache, which learns of the Job a moment after the API server.
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
                 given().when().get("/q/metrics").then().statusCode(200).extract().asString())
