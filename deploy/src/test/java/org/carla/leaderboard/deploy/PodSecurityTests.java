@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.Map;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -61,10 +60,6 @@ class PodSecurityTests {
         assertThat(PodSecurityStandards.violations(template.getMetadata(), template.getSpec(), enforced)).isEmpty();
     }
 
-    // Disabled on purpose, not skipped silently: the seeds' Job still runs privileged simulators with a hostPath X11
-    // volume (the "launcher" helper of issue 15 removes both). Enabled by the commit the lead merges after that change.
-    @Disabled("FAILS until job-launcher's unprivileged simulators land (issue 15): seeds-job.yaml has 4 privileged "
-            + "simulators and the hostPath volume x11, which Pod Security baseline refuses")
     @Test
     void theSeedsJobPassesTheLevelTheSubmissionsNamespaceEnforces() {
         Level enforced = Level.of(namespace("submissions/namespace.yml").getMetadata().getLabels().get("pod-security.kubernetes.io/enforce"));
