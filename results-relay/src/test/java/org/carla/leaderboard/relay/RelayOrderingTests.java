@@ -57,7 +57,7 @@ class RelayOrderingTests {
 
     @Test
     void duplicateAndLateEventsNeitherRepeatNorUndoTheFinalReport() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS).allDone();
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).allDone();
         var finished = given.succeeded();
         double droppedBefore = dropped();
 
@@ -83,7 +83,7 @@ class RelayOrderingTests {
 
     @Test
     void aProgressOvertakenByTheFinalReportIsDropped() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS);
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS);
         given.send(given.notLaunched(NotLaunched.Reason.CANCELLED));
         await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
         double droppedBefore = dropped();
@@ -98,7 +98,7 @@ class RelayOrderingTests {
 
     @Test
     void evalAiAnswering503ForAWhileDelaysTheReportButLosesNothing() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS).allDone();
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).allDone();
         // More failures than one delivery retries (3 calls in the test profile): the event goes back to the queue once.
         stack.evalAi().failNext(5, 503);
 
@@ -116,7 +116,7 @@ class RelayOrderingTests {
     @Test
     @Order(Integer.MAX_VALUE) // last: it leaves the circuit breaker open for a moment
     void anEventEvalAiNeverTakesEndsInTheDeadLetterQueueWithTheReason() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS).allDone();
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).allDone();
         stack.evalAi().failFor(Duration.ofSeconds(60), 502);
 
         given.send(given.succeeded());

@@ -36,17 +36,14 @@ class ResultsRelayTests {
     static final long SENSORS_QUALIFIER = 2075;
     static final Duration PATIENCE = Duration.ofSeconds(20);
 
-    static final Map<String, Double> RESULTS = Map.ofEntries(Map.entry("driving_score", 41.25),
-            Map.entry("route_completion", 77.5), Map.entry("infraction_penalty", 0.62),
-            Map.entry("collisions_vehicles", 0.125), Map.entry("off-road_infractions", 0.031),
-            Map.entry("agent_blocked", 0.25), Map.entry("min_speed_infractions", 1.5));
+    static final Map<String, Double> RESULTS = Map.of("driving_score", 41.25, "route_completion", 77.5);
 
     @InjectLocalStack
     RunningStack stack;
 
     @Test
     void aFinishedSubmissionReachesEvalAiAndItsRecord() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS);
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS);
         var started = given.jobStarted();
         given.send(started);
         await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
@@ -64,7 +61,7 @@ class ResultsRelayTests {
         assertThat(onEvalAi.status()).isEqualTo("finished");
         assertThat(onEvalAi.statusHistory()).containsSubsequence("running", "partially_evaluated", "finished");
         assertThat(onEvalAi.jobNames()).containsExactly(given.jobName());
-        assertThat(onEvalAi.result()).contains("\"Driving score\": 41.25").contains("\"Agent blocked\": 0.25");
+        assertThat(onEvalAi.result()).contains("\"Driving score\": 41.25").contains("\"Agent blocked\": 0.86");
         assertThat(onEvalAi.stdout()).isEqualTo(given.stdout()).contains("All 2 route have been completed");
         assertThat(onEvalAi.stderr()).isEmpty();
         assertThat(onEvalAi.metadata()).contains("\"entry_status\"");
@@ -73,8 +70,8 @@ class ResultsRelayTests {
         assertThat(record.get("submission_status").s()).isEqualTo("FINISHED");
         assertThat(record).containsKey("end_time");
         assertThat(record.get("driving_score").n()).isEqualTo("41.25");
-        assertThat(record.get("off-road_infractions").n()).isEqualTo("0.031");
-        assertThat(record.get("agent_blocked").n()).isEqualTo("0.25");
+        assertThat(record.get("off-road_infractions").n()).isEqualTo("0.052");
+        assertThat(record.get("agent_blocked").n()).isEqualTo("0.86");
         assertThat(record.get("collisions_pedestrians").n()).isEqualTo("0.0");
         for (Metric metric : Metric.values()) {
             assertThat(record).as("attribute %s", metric.attribute()).containsKey(metric.attribute());
@@ -83,7 +80,7 @@ class ResultsRelayTests {
 
     @Test
     void aFailedSubmissionTellsWhyWithTheTailOfTheFailingContainersLog() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(Map.of())
+        var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of())
                 .statusFiles("agent-1.done", "simulator-1.done", "agent-2.crash0", "agent-2.crash1", "simulator-2.crash0")
                 .log("agent/agent2/leaderboard.log", "agent2", 400)
                 .log("agent/agent1/leaderboard.log", "agent1", 10)
@@ -111,7 +108,7 @@ class ResultsRelayTests {
 
     @Test
     void aTrackThatHidesLogsSaysWhyButShowsNoLog() {
-        var given = GivenSubmission.submitted(stack, MAP).evalAiFiles(Map.of())
+        var given = GivenSubmission.submitted(stack, MAP).results(Map.of())
                 .log("agent/agent1/leaderboard.log", "secret", 20);
 
         given.send(given.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded",
@@ -138,7 +135,7 @@ class ResultsRelayTests {
 
     @Test
     void aSubmissionCancelledOnEvalAiDuringTheRunIsStoppedThroughTheControlObject() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(Map.of());
+        var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of());
         given.send(given.jobStarted());
         await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
         given.report(given.progress(1, 2));
@@ -197,7 +194,7 @@ class ResultsRelayTests {
     @Test
     void aPassedQualifierOpensTheTrackAndCongratulates() {
         var given = GivenSubmission.submitted(stack, SENSORS_QUALIFIER)
-                .evalAiFiles(Map.of("driving_score", 12.5, "route_completion", 64.0))
+                .results(Map.of("driving_score", 12.5, "route_completion", 64.0))
                 .allDone();
 
         given.send(given.succeeded());
@@ -215,7 +212,7 @@ class ResultsRelayTests {
     @Test
     void aQualifierBelowAThresholdDoesNotOpenTheTrack() {
         var given = GivenSubmission.submitted(stack, SENSORS_QUALIFIER)
-                .evalAiFiles(Map.of("driving_score", 4.0, "route_completion", 64.0))
+                .results(Map.of("driving_score", 4.0, "route_completion", 64.0))
                 .allDone();
 
         given.send(given.succeeded());

@@ -17,6 +17,15 @@ public interface RelayConfig {
 
     LogTail logTail();
 
+    Results results();
+
+    /**
+     * How long after its Job ended a run's final report waits for logcopy's last report (its ending and what it could
+     * not upload), which travels on another queue.
+     */
+    @WithDefault("60s")
+    Duration lastReportWait();
+
     interface Consumer {
         @WithDefault("10")
         int maxInFlight();
@@ -51,6 +60,13 @@ public interface RelayConfig {
         /** Wait before the second read; doubles for every further read. */
         @WithDefault("1s")
         Duration firstBackoff();
+    }
+
+    /** The merged checkpoint the relay reads of each run. */
+    interface Results {
+        /** Larger merged results are not read (a run's 20 to a few hundred routes take well under 1 MiB). */
+        @WithDefault("8388608")
+        long maxBytes();
     }
 
     /** The part of a failed container's log that goes into the participant's stderr. */
