@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the evaluation backend on this machine.
 #   ./run-local.sh [--submissions N] [--scenario happy|crash|cancel|resume|mixed] [--keep]
-#                                           the whole system: the stack, the three services from their jars, sample
-#                                           submissions through the real path, progress, a table of the outcomes
+#                                           the whole system: the stack, the three services and ops-console from their
+#                                           jars, sample submissions through the real path, progress, a table of the
+#                                           outcomes; prints the address of the operators' page
 #   ./run-local.sh --stack-only [options]   the local stack only (ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI
 #                                           stand-in, the Kubernetes API server and Job runner), until Ctrl-C
 #   ./run-local.sh --help
@@ -17,9 +18,9 @@ STACK_STAMP="$ROOT/local-stack/target/run-local.built"
 # What the local stack is built from: a main source or pom newer than the stamp means a rebuild.
 STACK_SOURCES=(pom.xml domain local-stack)
 # The full run also needs the services' and pod-runtime's packaged jars.
-ALL_MODULES=local-stack,pod-runtime,ingest-service,job-launcher,results-relay
-ALL_SOURCES=(pom.xml domain messaging local-stack pod-runtime ingest-service job-launcher results-relay)
-ALL_JARS=(pod-runtime ingest-service job-launcher results-relay)
+ALL_MODULES=local-stack,pod-runtime,ingest-service,job-launcher,results-relay,ops-console
+ALL_SOURCES=(pom.xml domain messaging local-stack pod-runtime ingest-service job-launcher results-relay ops-console)
+ALL_JARS=(pod-runtime ingest-service job-launcher results-relay ops-console)
 ALL_STAMP="$ROOT/local-stack/target/run-local-all.built"
 
 usage() {

@@ -19,7 +19,7 @@ esac
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-services=(ingest-service job-launcher results-relay)
+services=(ingest-service job-launcher results-relay ops-console)
 modules=$(IFS=,; echo "${services[*]}")
 
 ./mvnw -B -q package -DskipTests -pl "$modules" -am

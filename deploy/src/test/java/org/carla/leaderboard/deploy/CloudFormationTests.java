@@ -133,6 +133,21 @@ class CloudFormationTests {
     }
 
     @Test
+    void opsConsoleReadsEverythingAndWritesOnlyTheRedriveOfDeadLetters() {
+        Set<Grant> grants = grantsOf("OpsConsoleRole");
+        assertThat(resourcesFor(grants, "sqs:ReceiveMessage")).containsExactlyInAnyOrder("SubmissionsDlq",
+                "LaunchRequestsDlq", "SubmissionEventsDlq");
+        assertThat(resourcesFor(grants, "sqs:DeleteMessage")).containsExactlyInAnyOrder("SubmissionsDlq",
+                "LaunchRequestsDlq", "SubmissionEventsDlq");
+        assertThat(resourcesFor(grants, "sqs:SendMessage")).containsExactlyInAnyOrder("Submissions", "LaunchRequests",
+                "SubmissionEvents");
+        assertThat(resourcesFor(grants, "dynamodb:Scan")).containsExactlyInAnyOrder("Leaderboard10Table",
+                "Leaderboard20Table");
+        assertThat(actions(grants)).doesNotContain("s3:PutObject", "s3:DeleteObject", "dynamodb:PutItem",
+                "dynamodb:UpdateItem", "dynamodb:DeleteItem");
+    }
+
+    @Test
     void aSubmissionsPodMayReportProgressButNeitherConsumeQueuesNorTouchTheRecords() {
         Set<Grant> grants = grantsOf("SubmissionWorkerRole");
         assertThat(resourcesFor(grants, "sqs:SendMessage")).containsExactly("SubmissionEvents");
@@ -162,6 +177,7 @@ class CloudFormationTests {
             "IngestServiceRole, leaderboard, ingest-service",
             "JobLauncherRole, leaderboard, job-launcher",
             "ResultsRelayRole, leaderboard, results-relay",
+            "OpsConsoleRole, leaderboard, ops-console",
             "SubmissionWorkerRole, submissions, submission-worker"})
     void eachIrsaRoleTrustsExactlyItsServiceAccount(String role, String namespace, String serviceAccount) throws IOException {
         String trustJson = map(template.properties(role).get("AssumeRolePolicyDocument")).get("Fn::Sub").toString()

@@ -17,7 +17,7 @@ final class DeployFiles {
     /** The manifests' placeholders, replaced at apply time by deploy/render.sh. */
     static final List<String> PLACEHOLDERS = List.of("ACCOUNT_ID", "REGION");
 
-    static final List<String> SERVICES = List.of("ingest-service", "job-launcher", "results-relay");
+    static final List<String> SERVICES = List.of("ingest-service", "job-launcher", "results-relay", "ops-console");
 
     private DeployFiles() {
     }

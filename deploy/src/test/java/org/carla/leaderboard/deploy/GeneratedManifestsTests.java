@@ -84,11 +84,38 @@ class GeneratedManifestsTests {
     }
 
     @Test
-    void noServiceHoldsClusterWidePermissionsAndOnlyTheLauncherHasARole() {
+    void opsConsoleOnlyReadsTheSubmissionsJobsAndPodsAndAdmitsNoIngress() {
+        List<HasMetadata> console = byService.get("ops-console");
+        assertThat(ServiceManifestChecks.ofKind(console, Role.class)).singleElement().satisfies(role -> {
+            assertThat(role.getMetadata().getNamespace()).isEqualTo("submissions");
+            assertThat(ServiceManifestChecks.rules(role)).isEqualTo(Map.of(
+                    "batch/jobs", Set.of("get", "list"),
+                    "/pods", Set.of("get", "list")));
+        });
+        assertThat(ServiceManifestChecks.ofKind(console, RoleBinding.class)).singleElement().satisfies(binding -> {
+            assertThat(binding.getMetadata().getNamespace()).isEqualTo("submissions");
+            assertThat(binding.getSubjects()).singleElement().satisfies(subject -> {
+                assertThat(subject.getName()).isEqualTo("ops-console");
+                assertThat(subject.getNamespace()).isEqualTo("leaderboard");
+            });
+        });
+        assertThat(ServiceManifestChecks.ofKind(console, io.fabric8.kubernetes.api.model.Service.class))
+                .singleElement().satisfies(service -> assertThat(service.getSpec().getType()).isEqualTo("ClusterIP"));
+        assertThat(ServiceManifestChecks.ofKind(console, io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class))
+                .singleElement().satisfies(policy -> {
+                    assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+                    assertThat(policy.getSpec().getIngress()).isNullOrEmpty();
+                    assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+                            .containsEntry("app.kubernetes.io/name", "ops-console");
+                });
+    }
+
+    @Test
+    void noServiceHoldsClusterWidePermissionsAndOnlyTheLauncherAndTheConsoleHaveARole() {
         byService.forEach((service, objects) -> {
             assertThat(ServiceManifestChecks.ofKind(objects, ClusterRole.class)).as(service).isEmpty();
             assertThat(ServiceManifestChecks.ofKind(objects, ClusterRoleBinding.class)).as(service).isEmpty();
-            if (!service.equals("job-launcher")) {
+            if (!service.equals("job-launcher") && !service.equals("ops-console")) {
                 assertThat(ServiceManifestChecks.ofKind(objects, Role.class)).as(service).isEmpty();
                 assertThat(ServiceManifestChecks.ofKind(objects, RoleBinding.class)).as(service).isEmpty();
             }

@@ -52,4 +52,19 @@ class TrackCatalogTests {
                 "evaluation.phases.5.routes", "3")))
                 .hasMessageContaining("leaderboard-99");
     }
+
+    @Test
+    void theGpusOfEveryPhasesInstanceTypeAreKnown() {
+        var catalog = catalog(Map.of());
+        assertThat(catalog.gpus("g5.12xlarge")).hasValue(4);
+        assertThat(catalog.gpus("g5.48xlarge")).hasValue(8);
+        assertThat(catalog.gpus("t3.micro")).isEmpty();
+        assertThat(catalog.gpus(null)).isEmpty();
+    }
+
+    @Test
+    void aPhaseOnAnInstanceTypeOfUnknownGpusFailsAtStart() {
+        assertThatThrownBy(() -> catalog(Map.of("evaluation.phases.2077.instance-type", "p9.huge")))
+                .hasMessageContaining("p9.huge").hasMessageContaining("evaluation.instance-gpus");
+    }
 }

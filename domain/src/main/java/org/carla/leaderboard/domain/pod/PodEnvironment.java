@@ -1,11 +1,14 @@
 package org.carla.leaderboard.domain.pod;
 
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+
+import org.carla.leaderboard.domain.status.StatusFiles;
 
 /**
  * The environment of a submission pod's containers: the contract between job-launcher, which writes it into the Job
@@ -29,6 +32,8 @@ public final class PodEnvironment {
     // The logs volume.
     public static final String LOGS_DIR = "LOGS_DIR";
     public static final String STATUS_DIR = "STATUS_DIR";
+    /** Where the Job mounts the logs volume, when {@link #LOGS_DIR} does not say otherwise. */
+    public static final String DEFAULT_LOGS_DIR = "/tmp/logs";
 
     // A worker pair (simulator-i, agent-i).
     /** The pair's number, from 1. */
@@ -157,6 +162,16 @@ public final class PodEnvironment {
     public static boolean flag(Map<String, String> env, String name) {
         return value(env, name).filter(v -> !v.equalsIgnoreCase("false") && !v.equals("0") && !v.equalsIgnoreCase("no"))
                 .isPresent();
+    }
+
+    /** The logs volume: {@link #LOGS_DIR}, else {@link #DEFAULT_LOGS_DIR}. */
+    public static Path logsDir(Map<String, String> env) {
+        return Path.of(value(env, LOGS_DIR).orElse(DEFAULT_LOGS_DIR));
+    }
+
+    /** The status files: {@link #STATUS_DIR}, else the logs volume's {@code containers-status}. */
+    public static Path statusDir(Map<String, String> env) {
+        return value(env, STATUS_DIR).map(Path::of).orElse(logsDir(env).resolve(StatusFiles.DIRECTORY));
     }
 
     /** How a duration is written into the environment: whole seconds. */

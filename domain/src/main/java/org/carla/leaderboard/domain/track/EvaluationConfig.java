@@ -28,6 +28,12 @@ public interface EvaluationConfig {
     /** The image that holds the pod-runtime executable. */
     String podRuntimeImage();
 
+    /**
+     * Node instance type → the GPUs it has ({@code evaluation.instance-gpus."g5.12xlarge"=4}): what a run's GPU-hours
+     * are counted in ({@code record.GpuUsage}). Every phase's instance type must be here.
+     */
+    Map<String, Integer> instanceGpus();
+
     interface Leaderboard {
         /** S3 bucket of the leaderboard's logs and results, one prefix per submission. */
         String bucket();

@@ -3,6 +3,7 @@ package org.carla.leaderboard.domain.track;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
@@ -34,6 +35,13 @@ public final class TrackCatalog {
                     || phase.deadline().isNegative() || phase.deadline().isZero()) {
                 problems.add("phase " + phaseKey + " needs routes, repetitions and worker pairs >= 1, resumes >= 0"
                         + " and a positive deadline");
+                return;
+            }
+            Integer gpus = config.instanceGpus().get(phase.instanceType());
+            if (gpus == null || gpus < 1) {
+                problems.add("phase " + phaseKey + " runs on instance type '" + phase.instanceType()
+                        + "' whose GPUs are not configured (evaluation.instance-gpus.\"" + phase.instanceType()
+                        + "\")");
                 return;
             }
             byPhase.put(phasePk, new TrackSpec(phase.leaderboard(), phase.track(), leaderboard.bucket(),
@@ -68,6 +76,12 @@ public final class TrackCatalog {
 
     public Map<Long, TrackSpec> tracksByPhase() {
         return Map.copyOf(byPhase);
+    }
+
+    /** The GPUs of a node instance type; empty for a type no phase is configured with. */
+    public OptionalInt gpus(String instanceType) {
+        Integer gpus = instanceType == null ? null : config.instanceGpus().get(instanceType);
+        return gpus == null || gpus < 1 ? OptionalInt.empty() : OptionalInt.of(gpus);
     }
 
     public String qualifierTable() {

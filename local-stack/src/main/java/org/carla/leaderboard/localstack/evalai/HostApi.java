@@ -27,6 +27,9 @@ final class HostApi implements HttpHandler {
     private static final Logger LOG = Logger.getLogger(HostApi.class);
     private static final Pattern SUBMISSION = Pattern.compile("/api/jobs/submission/([0-9]+)");
     private static final Pattern UPDATE = Pattern.compile("/api/jobs/challenge/([0-9]+)/update_submission/");
+    private static final Pattern META = Pattern.compile(
+            "/api/jobs/challenges/([0-9]+)/submissions/([0-9]+)/update_submission_meta/");
+    private static final Pattern RESUME = Pattern.compile("/api/jobs/submissions/([0-9]+)/resume/");
     private static final Pattern PARTIAL = Pattern.compile(
             "/api/jobs/challenges/([0-9]+)/update_partially_evaluated_submission/");
 
@@ -108,6 +111,15 @@ final class HostApi implements HttpHandler {
             long challenge = Long.parseLong(matcher.group(1));
             return "PUT".equals(method) ? submissions.updatePartial(challenge, data)
                     : submissions.patch(challenge, data, baseUrl);
+        }
+        if ((matcher = META.matcher(path)).matches()) {
+            allow(method, "PATCH");
+            return submissions.updateMeta(Long.parseLong(matcher.group(1)), Long.parseLong(matcher.group(2)), data,
+                    baseUrl);
+        }
+        if ((matcher = RESUME.matcher(path)).matches()) {
+            allow(method, "POST");
+            return submissions.hostResume(Long.parseLong(matcher.group(1)));
         }
         throw new EvalAiError(404, "detail", "Not found.");
     }

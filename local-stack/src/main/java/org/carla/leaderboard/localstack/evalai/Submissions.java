@@ -24,6 +24,9 @@ final class Submissions {
     private static final Set<String> FINAL = Set.of("finished", "failed", "cancelled");
     private static final Set<String> PARTIAL = Set.of("finished", "failed", "cancelled", "partially_evaluated");
     private static final Set<String> PATCHABLE = Set.of("queued", "running");
+    /** EvalAI's {@code Submission.STATUS_OPTIONS}: what its serializer accepts for {@code status}. */
+    private static final Set<String> STATUSES = Set.of("submitting", "submitted", "queued", "running", "failed",
+            "cancelled", "resuming", "finished", "archived", "partially_evaluated");
     private static final Set<String> CANCELLABLE = Set.of("submitting", "submitted", "queued", "running", "resuming",
             "partially_evaluated");
 
@@ -103,6 +106,33 @@ final class Submissions {
         submission.rerunResumedAt = Instant.now();
         publish(submission, options.pksAsStrings());
         return view(submission);
+    }
+
+    /**
+     * {@code PATCH /api/jobs/challenges/{challenge_pk}/submissions/{pk}/update_submission_meta/} by the host: EvalAI's
+     * serializer, partial; of its fields the stand-in keeps {@code status}, which the host may set to any of EvalAI's
+     * statuses (EvalAI checks nothing else there: its cancel button sends {@code cancelled}).
+     */
+    synchronized Map<String, Object> updateMeta(long challengePk, long pk, Map<String, Object> data, String baseUrl) {
+        requireHost(challengePk);
+        Submission submission = find(pk);
+        if (data.containsKey("status")) {
+            String status = lower(data.get("status"));
+            if (!STATUSES.contains(status)) {
+                throw new EvalAiError(400, "status", "\"" + status + "\" is not a valid choice.");
+            }
+            submission.status(status);
+        }
+        return serialized(submission, baseUrl);
+    }
+
+    /** {@code POST /api/jobs/submissions/{pk}/resume/} by the host: {@link #resume}, answered as EvalAI does. */
+    synchronized Map<String, Object> hostResume(long pk) {
+        if (!submissions.containsKey(pk)) {
+            throw new EvalAiError(404, "error", "Submission " + pk + " does not exist");
+        }
+        resume(pk);
+        return Map.of("success", "Submission is successfully resumed");
     }
 
     synchronized Optional<SubmissionView> view(long pk) {

@@ -29,7 +29,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration routeTime, Duration logsPeriod) {
 
-    public static final List<String> SERVICES = List.of("ingest-service", "job-launcher", "results-relay");
+    public static final List<String> SERVICES = List.of("ingest-service", "job-launcher", "results-relay",
+            "ops-console");
+    /** The operators' page and API; signed in to with {@link #operatorToken()} on this stack (no OIDC here). */
+    public static final String CONSOLE = "ops-console";
+    /** The operator name the local token signs in as. */
+    public static final String OPERATOR = "local-operator";
     /** Fast start-up for the many short-lived JVMs of a pod (each role, each stand-in). */
     static final String POD_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto -Xmx128m";
     static final List<String> SERVICE_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
@@ -119,12 +124,45 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         return settings;
     }
 
-    /** What a service gets on top of the stack's {@code quarkusConfig()}: the demo's logcopy period. */
+    /**
+     * What a service gets on top of the stack's {@code quarkusConfig()}: the demo's logcopy period; for ops-console,
+     * a static operator token instead of OIDC.
+     */
     public Map<String, String> serviceConfig(String service) {
         if (service.equals("job-launcher")) {
             return Map.of("launcher.logs-period", logsPeriod.toString());
         }
+        if (service.equals(CONSOLE)) {
+            // The stand-in's challenge (EvalAiOptions' default), for records written before they held challenge_id.
+            return Map.of("quarkus.oidc.tenant-enabled", "false",
+                    "console.auth.operator-tokens." + OPERATOR, operatorToken(), "console.challenge-pk", "1");
+        }
         return Map.of();
+    }
+
+    /** The file that holds the local operator token: owner-only, in the console's folder of the run. */
+    public Path operatorTokenFile() {
+        return serviceDir(CONSOLE).resolve("operator-token");
+    }
+
+    /** The local operator token: drawn at random once per run and kept in {@link #operatorTokenFile()}. */
+    public synchronized String operatorToken() {
+        Path file = operatorTokenFile();
+        try {
+            if (Files.isRegularFile(file)) {
+                return Files.readString(file).trim();
+            }
+            byte[] random = new byte[24];
+            new java.security.SecureRandom().nextBytes(random);
+            String token = java.util.HexFormat.of().formatHex(random);
+            Files.createDirectories(file.getParent());
+            Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(file, token + "\n");
+            return token;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot keep the operator token in " + file, e);
+        }
     }
 
     /** Creates the folders the image profiles point at: the Leaderboard image's contents, CARLA's root, the knobs. */

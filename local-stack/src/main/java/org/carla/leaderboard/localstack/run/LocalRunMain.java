@@ -115,7 +115,7 @@ public final class LocalRunMain {
         var config = LocalRunConfig.demo(options.projectDir(), options.workDir());
         long started = System.nanoTime();
         Path stackLog = RunLog.toFile(config.workDir().resolve("local-run.log"));
-        out.println("run-local: starting the local stack and the three services (work dir " + config.workDir()
+        out.println("run-local: starting the local stack, the three services and ops-console (work dir " + config.workDir()
                 + ", the stack's log " + stackLog + ")");
         LocalSystem system;
         try {
@@ -128,6 +128,8 @@ public final class LocalRunMain {
         try {
             out.printf(Locale.ROOT, "run-local: ready in %.0f s; submitting %d (%s)%n", seconds(started),
                     plan.size(), options.scenario().toLowerCase(Locale.ROOT));
+            out.println("run-local: the operators' page: " + system.consoleUrl() + " (operator token in "
+                    + config.operatorTokenFile() + ")");
             var run = new LocalRun(system);
             long submitted = System.nanoTime();
             run.submit(plan);

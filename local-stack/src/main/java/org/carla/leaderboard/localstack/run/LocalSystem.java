@@ -17,7 +17,7 @@ import org.carla.leaderboard.localstack.RunningStack;
 
 /**
  * The whole system on this machine: the local stack (ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI stand-in, the
- * Kubernetes API server with the Job runner) and the three services from their packaged jars, pointed at it.
+ * Kubernetes API server with the Job runner), the three services and ops-console from their packaged jars, pointed at it.
  * {@link #close()} stops the services, then the stack, and a shutdown hook does the same on Ctrl-C.
  */
 public final class LocalSystem implements AutoCloseable {
@@ -36,7 +36,7 @@ public final class LocalSystem implements AutoCloseable {
         this.stack = stack;
     }
 
-    /** Starts the stack, then the three services in parallel; returns once every service is ready. */
+    /** Starts the stack, then the services (and ops-console) in parallel; returns once every one is ready. */
     public static LocalSystem start(LocalRunConfig config) {
         for (String service : LocalRunConfig.SERVICES) {
             if (!Files.isRegularFile(config.jar(service))) {
@@ -114,6 +114,11 @@ public final class LocalSystem implements AutoCloseable {
     /** Stops a service as Kubernetes would (SIGTERM, grace period) and starts it again with the same configuration. */
     public void restart(String name) {
         service(name).restart(READY_TIMEOUT);
+    }
+
+    /** The operators' page (ops-console), signed in to with {@link LocalRunConfig#operatorToken()}. */
+    public String consoleUrl() {
+        return "http://127.0.0.1:" + service(LocalRunConfig.CONSOLE).port() + "/";
     }
 
     /** Every endpoint: the stack's components and the services' HTTP ports (health, metrics). */

@@ -13,9 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.EntryStatus;
-import org.carla.leaderboard.domain.results.RouteRecord;
+import org.carla.leaderboard.domain.results.ResumePoint;
 
 /**
  * Stands in for the Leaderboard 2.0 {@code leaderboard_evaluator.py}: same arguments, same checkpoint file, same exit
@@ -129,38 +128,12 @@ public final class EvaluatorStandIn {
 
     private int resumeIndex;
 
-    /** {@code RouteIndexer.validate_and_resume}: resume only from a checkpoint of the same routes. */
+    /** {@code RouteIndexer.validate_and_resume}, as the domain states it: resume only from a checkpoint of the same routes. */
     private boolean validateAndResume(List<Config> configs) {
-        Optional<CheckpointFile> read = statistics.read();
-        if (read.isEmpty()) {
-            say("Problem reading checkpoint. Found no data");
-            return false;
-        }
-        CheckpointFile data = read.get();
-        String entryStatus = data.entryStatus();
-        if (entryStatus.equals(EntryStatus.INVALID.label())) {
-            say("Problem reading checkpoint. The 'entry_status' is 'Invalid'");
-            return false;
-        }
-        List<Integer> progress = data.checkpoint().progress();
-        if (progress.size() != 2 || progress.get(1) != configs.size()) {
-            say("Problem reading checkpoint. Endpoint's amount of routes does not match the given one");
-            return false;
-        }
-        List<RouteRecord> records = data.checkpoint().records();
-        int resumeAt = progress.get(0);
-        for (int i = 0; i < resumeAt; i++) {
-            if (i >= records.size()) {
-                resumeAt = Math.max(i - 1, 0); // the Leaderboard's own patch for a progress ahead of the records
-                break;
-            }
-            if (!configs.get(i).routeId().equals(records.get(i).routeId())) {
-                say("Problem reading checkpoint. Checkpoint routes don't match the current ones");
-                return false;
-            }
-        }
-        resumeIndex = entryStatus.equals(EntryStatus.CRASHED.label()) ? Math.max(0, resumeAt - 1) : Math.max(0, resumeAt);
-        return true;
+        ResumePoint point = ResumePoint.of(statistics.read(), Optional.of(configs.stream().map(Config::routeId).toList()));
+        point.refusal().ifPresent(reason -> say("Problem reading checkpoint. " + reason));
+        resumeIndex = point.index();
+        return point.refusal().isEmpty();
     }
 
     /** One route, as {@code _load_and_run_scenario}: true when the simulation crashed and the evaluator must stop. */

@@ -227,6 +227,35 @@ class EvalAiStandInTests {
     }
 
     @Test
+    void cancelsAndResumesThroughTheHostApiAsEvalAisUiDoes() {
+        long running = running();
+        long failed = running();
+        host().contentType(ContentType.JSON).body(Map.of("submission", failed, "submission_status", "failed",
+                "stdout", "", "stderr", "")).put(update()).then().statusCode(200);
+        published.clear();
+
+        host().contentType(ContentType.JSON).body(Map.of("status", "cancelled"))
+                .patch("/api/jobs/challenges/23/submissions/" + running + "/update_submission_meta/").then()
+                .statusCode(200).body("id", equalTo((int) running)).body("status", equalTo("cancelled"));
+        host().contentType(ContentType.JSON).body(Map.of("status", "stopped"))
+                .patch("/api/jobs/challenges/23/submissions/" + running + "/update_submission_meta/").then()
+                .statusCode(400).body("status", equalTo("\"stopped\" is not a valid choice."));
+        host().contentType(ContentType.JSON).body(Map.of("status", "cancelled"))
+                .patch("/api/jobs/challenges/99/submissions/" + running + "/update_submission_meta/").then()
+                .statusCode(400);
+        host().post("/api/jobs/submissions/" + running + "/resume/").then().statusCode(400)
+                .body("error", equalTo("Only failed submissions can be resumed"));
+        host().post("/api/jobs/submissions/999/resume/").then().statusCode(404);
+        host().post("/api/jobs/submissions/" + failed + "/resume/").then().statusCode(200)
+                .body("success", equalTo("Submission is successfully resumed"));
+
+        assertThat(evalAi.submission(running).orElseThrow().status()).isEqualTo("cancelled");
+        assertThat(evalAi.submission(failed).orElseThrow().status()).isEqualTo("resuming");
+        assertThat(published).singleElement().asString().contains("\"submission_pk\":" + failed);
+        given().baseUri(evalAi.url()).post("/api/jobs/submissions/" + failed + "/resume/").then().statusCode(401);
+    }
+
+    @Test
     void failsCallsAndSlowsThemDownWhenTold() {
         long pk = evalAi.createSubmission(NewSubmission.of(7, "Team Seven", 2077, IMAGE)).pk();
         evalAi.failNext(2, 503);

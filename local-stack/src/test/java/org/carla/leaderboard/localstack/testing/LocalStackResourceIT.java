@@ -7,6 +7,7 @@ import java.net.URI;
 import java.util.Map;
 import java.util.function.Predicate;
 
+import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.junit.jupiter.api.Test;
 
@@ -81,7 +82,7 @@ class LocalStackResourceIT {
         var test = new SomeServiceTest();
         second.inject(new FieldInjector(test));
         assertThat(test.stack.processes()).isNotEmpty().allMatch(ProcessHandle::isAlive);
-        assertThat(test.stack.sqs().listQueues().queueUrls()).hasSize(6);
+        assertThat(test.stack.sqs().listQueues().queueUrls()).hasSize(2 * LocalStack.QUEUES.size());
     }
 
     @Test

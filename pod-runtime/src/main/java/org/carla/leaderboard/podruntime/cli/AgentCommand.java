@@ -1,5 +1,9 @@
 package org.carla.leaderboard.podruntime.cli;
 
+import static org.carla.leaderboard.domain.pod.PodEnvironment.EVALUATOR_COMMAND;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_ROOT;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.RESUME;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,12 +12,18 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
+import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.pod.PodEnvironment;
+import org.carla.leaderboard.domain.status.StatusFiles.Role;
+import org.carla.leaderboard.podruntime.ExitCodes;
 import org.carla.leaderboard.podruntime.role.AgentRole;
 import org.carla.leaderboard.podruntime.role.CarlaProbe;
 import org.carla.leaderboard.podruntime.role.CommandTemplate;
 import org.carla.leaderboard.podruntime.role.EvaluatorArguments;
 import org.carla.leaderboard.podruntime.role.PairSettings;
+import org.carla.leaderboard.podruntime.role.PairSupervisor;
 import org.carla.leaderboard.podruntime.supervisor.ChildSpec;
+import org.carla.leaderboard.podruntime.volume.SharedFiles;
 import org.jboss.logging.Logger;
 
 import picocli.CommandLine.Command;
@@ -23,7 +33,6 @@ import picocli.CommandLine.Command;
 public class AgentCommand implements Callable<Integer> {
 
     static final String DEFAULT_COMMAND = "python3 ${LEADERBOARD_ROOT}/leaderboard/leaderboard_evaluator.py";
-    static final String RESULTS_FILE = "agent_results.json";
 
     private static final Logger LOG = Logger.getLogger(AgentCommand.class);
 
@@ -35,26 +44,28 @@ public class AgentCommand implements Callable<Integer> {
         Path checkpoint;
         try {
             settings = PairSettings.from(env);
-            Path agentDir = RoleContext.folder(settings.logsDir().resolve("agent").resolve("agent" + settings.pair()));
-            checkpoint = agentDir.resolve(RESULTS_FILE);
+            Path logs = PodEnvironment.logsDir(env);
+            Path agentDir = SharedFiles.openFolder(logs.resolve(LogsLayout.agentDir(settings.pair())));
+            checkpoint = logs.resolve(LogsLayout.agentCheckpoint(settings.pair()));
             Path debugCheckpoint = agentDir.resolve("live_results.txt");
-            List<String> command = CommandTemplate.expand(env.getOrDefault("EVALUATOR_COMMAND", DEFAULT_COMMAND),
-                    Map.of("${LEADERBOARD_ROOT}", env.getOrDefault("LEADERBOARD_ROOT", "/workspace/leaderboard")));
+            Path log = logs.resolve(LogsLayout.agentLog(settings.pair()));
+            List<String> command = CommandTemplate.expand(PodEnvironment.value(env, EVALUATOR_COMMAND)
+                    .orElse(DEFAULT_COMMAND), Map.of("${LEADERBOARD_ROOT}",
+                            PodEnvironment.value(env, LEADERBOARD_ROOT).orElse("/workspace/leaderboard")));
             EvaluatorArguments.of(settings, env, false, checkpoint, debugCheckpoint); // fails early on a missing variable
             evaluator = resume -> {
                 List<String> argv = new ArrayList<>(command);
                 argv.addAll(EvaluatorArguments.of(settings, env, resume, checkpoint, debugCheckpoint));
-                return new ChildSpec("evaluator", argv, Optional.empty(), Map.of(),
-                        Optional.of(agentDir.resolve("leaderboard.log")));
+                return new ChildSpec("evaluator", argv, Optional.empty(), Map.of(), Optional.of(log));
             };
         } catch (IllegalArgumentException e) {
-            LOG.errorf("agent: bad configuration, exit 2: %s", e.getMessage());
-            return 2;
+            LOG.errorf("agent: bad configuration, exit %d: %s", ExitCodes.BAD_CONFIGURATION, e.getMessage());
+            return ExitCodes.BAD_CONFIGURATION;
         }
-        try (RoleContext context = new RoleContext(settings.statusDir())) {
-            return new AgentRole(settings, evaluator, PairSettings.flag(env, "RESUME"), checkpoint,
-                    CarlaProbe.tcp(settings.carlaHost(), settings.carlaPort()), context.status, context.status,
-                    context.runner, context.termination).run();
+        try (RoleContext context = new RoleContext(PodEnvironment.statusDir(env))) {
+            return new PairSupervisor(Role.AGENT, settings, context.parts).run(new AgentRole(settings, evaluator,
+                    PodEnvironment.flag(env, RESUME), checkpoint, CarlaProbe.tcp(settings.carlaHost(),
+                            settings.carlaPort())));
         }
     }
 }

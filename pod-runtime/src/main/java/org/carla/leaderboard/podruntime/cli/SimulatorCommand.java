@@ -1,14 +1,25 @@
 package org.carla.leaderboard.podruntime.cli;
 
+import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_RENDERER;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_ROOT;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_SERVER_COMMAND;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.NVIDIA_VISIBLE_DEVICES;
+
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.pod.PodEnvironment;
+import org.carla.leaderboard.domain.status.StatusFiles.Role;
+import org.carla.leaderboard.podruntime.ExitCodes;
 import org.carla.leaderboard.podruntime.role.CommandTemplate;
 import org.carla.leaderboard.podruntime.role.PairSettings;
+import org.carla.leaderboard.podruntime.role.PairSupervisor;
 import org.carla.leaderboard.podruntime.role.SimulatorRole;
 import org.carla.leaderboard.podruntime.supervisor.ChildSpec;
+import org.carla.leaderboard.podruntime.volume.SharedFiles;
 import org.jboss.logging.Logger;
 
 import picocli.CommandLine.Command;
@@ -29,20 +40,21 @@ public class SimulatorCommand implements Callable<Integer> {
         ChildSpec carla;
         try {
             settings = PairSettings.from(env);
-            Path logs = RoleContext.folder(settings.logsDir().resolve("simulator"));
-            carla = new ChildSpec("carla", CommandTemplate.expand(env.getOrDefault("CARLA_SERVER_COMMAND", DEFAULT_COMMAND),
+            Path log = PodEnvironment.logsDir(env).resolve(LogsLayout.simulatorLog(settings.pair()));
+            SharedFiles.openFolder(log.getParent());
+            carla = new ChildSpec("carla", CommandTemplate.expand(
+                    PodEnvironment.value(env, CARLA_SERVER_COMMAND).orElse(DEFAULT_COMMAND),
                     Map.of("{port}", Integer.toString(settings.carlaPort()),
-                            "{renderer}", env.getOrDefault("CARLA_RENDERER", "vulkan"),
-                            "{gpu}", env.getOrDefault("NVIDIA_VISIBLE_DEVICES", "0"))),
-                    Optional.of(Path.of(env.getOrDefault("CARLA_ROOT", "/home/carla"))), Map.of(),
-                    Optional.of(logs.resolve("simulator" + settings.pair() + ".log")));
+                            "{renderer}", PodEnvironment.value(env, CARLA_RENDERER).orElse("vulkan"),
+                            "{gpu}", PodEnvironment.value(env, NVIDIA_VISIBLE_DEVICES).orElse("0"))),
+                    Optional.of(Path.of(PodEnvironment.value(env, CARLA_ROOT).orElse("/home/carla"))), Map.of(),
+                    Optional.of(log));
         } catch (IllegalArgumentException e) {
-            LOG.errorf("simulator: bad configuration, exit 2: %s", e.getMessage());
-            return 2;
+            LOG.errorf("simulator: bad configuration, exit %d: %s", ExitCodes.BAD_CONFIGURATION, e.getMessage());
+            return ExitCodes.BAD_CONFIGURATION;
         }
-        try (RoleContext context = new RoleContext(settings.statusDir())) {
-            return new SimulatorRole(settings, carla, context.status, context.status, context.runner,
-                    context.termination).run();
+        try (RoleContext context = new RoleContext(PodEnvironment.statusDir(env))) {
+            return new PairSupervisor(Role.SIMULATOR, settings, context.parts).run(new SimulatorRole(settings, carla));
         }
     }
 }

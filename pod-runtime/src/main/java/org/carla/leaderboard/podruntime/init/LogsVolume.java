@@ -5,14 +5,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Stream;
 
-import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.podruntime.volume.SharedFiles;
 
 /**
  * The shared logs volume's layout: {@code agent/agent1..N}, {@code simulator}, {@code logcopy},
@@ -20,26 +18,27 @@ import org.carla.leaderboard.domain.status.StatusFiles;
  */
 public final class LogsVolume {
 
-    static final Set<PosixFilePermission> OPEN_FOLDER = PosixFilePermissions.fromString("rwxrwxrwx");
-    static final Set<PosixFilePermission> OPEN_FILE = PosixFilePermissions.fromString("rw-rw-rw-");
-
     private LogsVolume() {
     }
 
     public static List<Path> folders(Path logs, int workerPairs) {
         List<Path> folders = new ArrayList<>();
-        folders.add(logs.resolve("agent"));
+        folders.add(logs.resolve(LogsLayout.AGENT_DIR));
         for (int pair = 1; pair <= workerPairs; pair++) {
-            folders.add(logs.resolve("agent").resolve("agent" + pair));
+            folders.add(logs.resolve(LogsLayout.agentDir(pair)));
         }
-        folders.add(logs.resolve("simulator"));
-        folders.add(logs.resolve("logcopy"));
-        folders.add(logs.resolve(StatusFiles.DIRECTORY));
-        folders.add(logs.resolve("evalai"));
+        folders.add(logs.resolve(LogsLayout.SIMULATOR_DIR));
+        folders.add(logs.resolve(LogsLayout.LOGCOPY_DIR));
+        folders.add(logs.resolve(LogsLayout.STATUS_DIR));
+        folders.add(logs.resolve(LogsLayout.EVALAI_DIR));
         return folders;
     }
 
-    /** Creates the layout (keeping what is there) and opens every folder and file under {@code logs} to everyone. */
+    /**
+     * Creates the layout (keeping what is there) and opens every folder ({@link SharedFiles#OPEN_FOLDER}) and file
+     * ({@link SharedFiles#OPEN_FILE}: a resumed run's logs, appended to by the containers' users) under {@code logs}.
+     * The volume's root belongs to the kubelet: it is left as it is when it is open already (an emptyDir is 0777).
+     */
     public static void prepare(Path logs, int workerPairs) throws IOException {
         for (Path folder : folders(logs, workerPairs)) {
             Files.createDirectories(folder);
@@ -47,8 +46,8 @@ public final class LogsVolume {
         try (Stream<Path> paths = Files.walk(logs)) {
             paths.filter(path -> !Files.isSymbolicLink(path)).forEach(path -> {
                 try {
-                    Files.setPosixFilePermissions(path,
-                            Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS) ? OPEN_FOLDER : OPEN_FILE);
+                    SharedFiles.setMode(path, Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)
+                            ? SharedFiles.OPEN_FOLDER : SharedFiles.OPEN_FILE);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

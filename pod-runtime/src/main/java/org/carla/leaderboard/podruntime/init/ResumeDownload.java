@@ -7,6 +7,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
+import org.carla.leaderboard.podruntime.volume.FolderCopy;
+
 /**
  * A resumed submission's earlier files, brought into the logs volume all or nothing: downloaded into a hidden folder
  * of the volume, then moved into place entry by entry (a rename on the same file system). A failed download leaves the

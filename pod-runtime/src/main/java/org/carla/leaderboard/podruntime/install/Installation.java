@@ -1,13 +1,13 @@
 package org.carla.leaderboard.podruntime.install;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.stream.Stream;
+
+import org.carla.leaderboard.podruntime.volume.FolderCopy;
+import org.carla.leaderboard.podruntime.volume.SharedFiles;
 
 /**
  * Puts the executable into the shared {@code pod-runtime} volume, ready to run from any image (Tekton's
@@ -40,7 +40,7 @@ public final class Installation {
         Files.createDirectories(target);
         Path temporary = Files.createTempFile(target, ".pod-runtime-", ".tmp");
         Files.copy(self, temporary, StandardCopyOption.REPLACE_EXISTING);
-        Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rwxr-xr-x"));
+        SharedFiles.setMode(temporary, SharedFiles.EXECUTABLE);
         return Files.move(temporary, target.resolve(EXECUTABLE), StandardCopyOption.ATOMIC_MOVE,
                 StandardCopyOption.REPLACE_EXISTING);
     }
@@ -52,17 +52,15 @@ public final class Installation {
         }
         Files.createDirectories(target);
         Path staging = Files.createTempDirectory(target, ".quarkus-app-");
-        copyTree(application, staging);
+        FolderCopy.copyContents(application, staging);
         // every image's user runs it: the temporary folder was private
-        Files.setPosixFilePermissions(staging, PosixFilePermissions.fromString("rwxr-xr-x"));
+        SharedFiles.setMode(staging, SharedFiles.EXECUTABLE);
         Path installed = target.resolve(APPLICATION);
-        if (Files.exists(installed)) {
-            deleteTree(installed);
-        }
+        FolderCopy.deleteTree(installed);
         Files.move(staging, installed, StandardCopyOption.ATOMIC_MOVE);
         Path launcher = Files.createTempFile(target, ".pod-runtime-", ".tmp");
         Files.writeString(launcher, LAUNCHER, StandardCharsets.UTF_8);
-        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+        SharedFiles.setMode(launcher, SharedFiles.EXECUTABLE);
         return Files.move(launcher, target.resolve(EXECUTABLE), StandardCopyOption.ATOMIC_MOVE,
                 StandardCopyOption.REPLACE_EXISTING);
     }
@@ -76,33 +74,5 @@ public final class Installation {
             }
         }
         throw new IOException("not started with `java -jar .../quarkus-app/quarkus-run.jar`: cannot find the application");
-    }
-
-    static void copyTree(Path source, Path target) throws IOException {
-        try (Stream<Path> paths = Files.walk(source)) {
-            paths.forEach(path -> {
-                Path destination = target.resolve(source.relativize(path).toString());
-                try {
-                    if (Files.isDirectory(path)) {
-                        Files.createDirectories(destination);
-                    } else {
-                        Files.copy(path, destination, StandardCopyOption.REPLACE_EXISTING,
-                                StandardCopyOption.COPY_ATTRIBUTES);
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-    }
-
-    static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
     }
 }

@@ -22,7 +22,7 @@ import org.jboss.logmanager.ExtLogRecord;
  * Logcopy's own output in {@code logcopy/logcopy.log} of the logs volume as well as on the console, so it is uploaded
  * with the rest: a handler on the root logger, appending (a restarted logcopy continues the file).
  */
-final class LogcopyLogFile extends Handler implements AutoCloseable {
+public final class LogcopyLogFile extends Handler implements AutoCloseable {
 
     private final Writer out;
 
@@ -32,7 +32,7 @@ final class LogcopyLogFile extends Handler implements AutoCloseable {
     }
 
     /** Adds the handler to the root logger; close it to remove it. */
-    static LogcopyLogFile attach(Path file) throws IOException {
+    public static LogcopyLogFile attach(Path file) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         var handler = new LogcopyLogFile(Files.newBufferedWriter(file, StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE));

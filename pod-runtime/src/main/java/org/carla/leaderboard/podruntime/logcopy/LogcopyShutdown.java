@@ -21,7 +21,7 @@ public class LogcopyShutdown {
     private volatile Logcopy running;
     private volatile CountDownLatch ended;
 
-    void running(Logcopy logcopy, CountDownLatch loopEnded) {
+    public void running(Logcopy logcopy, CountDownLatch loopEnded) {
         this.ended = loopEnded;
         this.running = logcopy;
     }

@@ -1,28 +1,29 @@
 package org.carla.leaderboard.podruntime.role;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 
-import org.carla.leaderboard.domain.status.StatusFiles.Role;
+import org.carla.leaderboard.domain.results.ResumePoint;
 import org.carla.leaderboard.podruntime.supervisor.ChildSpec;
-import org.carla.leaderboard.podruntime.supervisor.DecisionLog;
-import org.carla.leaderboard.podruntime.supervisor.PartnerWait;
-import org.carla.leaderboard.podruntime.supervisor.PostWriter;
-import org.carla.leaderboard.podruntime.supervisor.Runner;
 import org.carla.leaderboard.podruntime.supervisor.RunningChild;
-import org.carla.leaderboard.podruntime.supervisor.TerminationSignal;
-import org.carla.leaderboard.podruntime.supervisor.Waiter;
+import org.carla.leaderboard.podruntime.volume.SharedFiles;
+import org.jboss.logging.Logger;
 
 /**
- * agent-i: waits for CARLA, runs the Leaderboard evaluator (resuming after a crashed attempt), stops it when it exits,
- * idles too long, the simulator crashes, or on cancel; then judges the checkpoint: agent-i.done or agent-i.crashK.
+ * agent-i: waits for CARLA, runs the Leaderboard evaluator (resuming what an earlier attempt or run finished), stops it
+ * when it idles too long or the simulator crashes; then judges the checkpoint: agent-i.done or agent-i.crashK.
  */
-public final class AgentRole {
+public final class AgentRole implements PairPolicy {
+
+    private static final Logger LOG = Logger.getLogger(AgentRole.class);
+    /** How often CARLA's port is probed while the agent waits for it. */
+    private static final Duration PROBE = Duration.ofMillis(100);
 
     private final PairSettings settings;
     /** The evaluator's command for this attempt, given whether it resumes. */
@@ -30,129 +31,109 @@ public final class AgentRole {
     private final boolean resumeSubmission;
     private final Path checkpoint;
     private final CarlaProbe carla;
-    private final Waiter waiter;
-    private final PostWriter post;
-    private final Runner runner;
-    private final TerminationSignal termination;
 
     public AgentRole(PairSettings settings, Function<Boolean, ChildSpec> evaluator, boolean resumeSubmission,
-            Path checkpoint, CarlaProbe carla, Waiter waiter, PostWriter post, Runner runner,
-            TerminationSignal termination) {
+            Path checkpoint, CarlaProbe carla) {
         this.settings = settings;
         this.evaluator = evaluator;
         this.resumeSubmission = resumeSubmission;
         this.checkpoint = checkpoint;
         this.carla = carla;
-        this.waiter = waiter;
-        this.post = post;
-        this.runner = runner;
-        this.termination = termination;
     }
 
-    public int run() throws InterruptedException {
-        Set<String> present = waiter.present();
-        int k = PairStatus.crashIndex(present, Role.AGENT, settings.pair());
-        PairStatus pair = new PairStatus(Role.AGENT, settings.pair(), k);
-        DecisionLog log = new DecisionLog(pair.container(), k + 1);
-        if (pair.cancelled(present)) {
-            log.decide("exit 0 without starting the evaluator", "the submission is cancelled (simulation.cancel)");
-            return ExitCodes.CANCELLED;
-        }
-        Optional<Integer> early = awaitCarla(pair, log);
-        if (early.isPresent()) {
-            return early.get();
-        }
-        boolean resume = k > 0 || resumeSubmission;
-        RunningChild run;
-        try {
-            run = runner.start(evaluator.apply(resume));
-        } catch (IOException e) {
-            return finish(pair, log, "the evaluator could not start: " + e.getMessage());
-        }
-        log.decide("started the evaluator, pid " + run.pid() + (resume ? ", resuming" : ", from the start"),
-                k > 0 ? pair.container() + ".crash" + (k - 1) + " left by the previous attempt"
-                        : resumeSubmission ? "RESUME is set for the submission" : "first attempt");
-        ResultsCheck.prepare();
-        String reason;
-        while (true) {
-            present = waiter.present();
-            if (termination.received().isPresent()) {
-                run.stop(settings.stopGrace());
-                log.decide("stopped the evaluator, exit " + ExitCodes.TERMINATED, termination.received().get()
-                        + " received");
-                return ExitCodes.TERMINATED;
-            }
-            if (pair.cancelled(present)) {
-                run.stop(settings.stopGrace());
-                log.decide("stopped the evaluator, exit 0", "the submission is cancelled (simulation.cancel)");
-                return ExitCodes.CANCELLED;
-            }
-            if (run.exitCode().isPresent()) {
-                reason = "the evaluator exited with code " + run.exitCode().getAsInt();
-                break;
-            }
-            if (pair.partnerCrashed(present)) {
-                run.stop(settings.stopGrace());
-                reason = pair.partnerContainer() + " crashed; evaluator stopped";
-                break;
-            }
-            Duration idle = Duration.between(run.lastOutput(), Instant.now());
-            if (idle.compareTo(settings.maxIdle()) > 0) {
-                run.stop(settings.stopGrace());
-                reason = "the evaluator wrote nothing for " + idle.toSeconds() + " s (MAX_IDLE " + settings.maxIdle()
-                        + "); stopped";
-                break;
-            }
-            waiter.awaitChange(settings.maxIdle().minus(idle));
-        }
-        return finish(pair, log, reason);
+    @Override
+    public String child() {
+        return "the evaluator";
     }
 
-    /** Waits (bounded) until CARLA accepts connections; an exit code when the attempt ends before that. */
-    private Optional<Integer> awaitCarla(PairStatus pair, DecisionLog log) throws InterruptedException {
-        log.decide("waiting at most " + settings.partnerWait() + " for CARLA on port " + settings.carlaPort(),
+    /** Waits (bounded) until CARLA accepts connections. */
+    @Override
+    public Watch beforeStart(Attempt attempt) {
+        attempt.log().decide("waiting at most " + settings.partnerWait() + " for CARLA on port " + settings.carlaPort(),
                 "the evaluator needs the server");
-        long deadline = System.nanoTime() + settings.partnerWait().toNanos();
-        while (!carla.accepts()) {
-            Set<String> present = waiter.present();
-            if (termination.received().isPresent()) {
-                log.decide("exit " + ExitCodes.TERMINATED, termination.received().get() + " received");
-                return Optional.of(ExitCodes.TERMINATED);
+        Instant deadline = attempt.now().plus(settings.partnerWait());
+        return present -> {
+            if (carla.accepts()) {
+                attempt.log().decide("CARLA accepts connections on port " + settings.carlaPort(), "probe succeeded");
+                return new Step.Proceed();
             }
-            if (pair.cancelled(present)) {
-                log.decide("exit 0 without starting the evaluator", "the submission is cancelled (simulation.cancel)");
-                return Optional.of(ExitCodes.CANCELLED);
+            if (attempt.status().partnerCrashed(present)) {
+                return judged(attempt.status().partnerContainer() + " crashed before CARLA accepted", false);
             }
-            if (pair.partnerCrashed(present)) {
-                return Optional.of(finish(pair, log, pair.partnerContainer() + " crashed before CARLA accepted"));
+            if (attempt.now().isAfter(deadline)) {
+                return judged("CARLA did not accept connections on port " + settings.carlaPort() + " within "
+                        + settings.partnerWait(), false);
             }
-            if (System.nanoTime() > deadline) {
-                return Optional.of(finish(pair, log, "CARLA did not accept connections on port " + settings.carlaPort()
-                        + " within " + settings.partnerWait()));
-            }
-            waiter.awaitChange(Duration.ofMillis(100));
-        }
-        log.decide("CARLA accepts connections on port " + settings.carlaPort(), "probe succeeded");
-        return Optional.empty();
+            return new Step.Wait(PROBE);
+        };
     }
 
-    /** Judges the checkpoint, writes the done or crash file, and waits (bounded) for the simulator's answer. */
-    private int finish(PairStatus pair, DecisionLog log, String why) throws InterruptedException {
-        Optional<String> problem = ResultsCheck.problem(checkpoint);
-        int exit;
-        if (problem.isEmpty()) {
-            post.post(pair.ownDone());
-            log.decide("wrote " + pair.ownDone(), why + "; the results are complete");
-            exit = ExitCodes.DONE;
-        } else {
-            post.post(pair.ownCrash());
-            log.decide("wrote " + pair.ownCrash(), why + "; " + problem.get());
-            exit = ExitCodes.CRASHED;
+    /**
+     * Resumes after a crash file of this container, for a resumed submission, and whenever the checkpoint already holds
+     * finished routes the evaluator would keep: an attempt killed without a goodbye (OOM, eviction, SIGKILL) leaves
+     * no crash file, and starting over would overwrite its routes.
+     */
+    @Override
+    public Start start(Attempt attempt) {
+        ResumePoint onDisk = ResultsCheck.resumePoint(checkpoint);
+        int k = attempt.crashes();
+        Optional<String> why = k > 0 ? Optional.of(attempt.status().container() + ".crash" + (k - 1)
+                + " left by the previous attempt")
+                : resumeSubmission ? Optional.of("RESUME is set for the submission")
+                : onDisk.keepsRoutes() ? Optional.of("the checkpoint holds " + onDisk.index()
+                        + " finished routes (an earlier attempt ended without a crash file)")
+                : Optional.empty();
+        String fresh = "nothing to resume: no crash file, RESUME unset, "
+                + onDisk.refusal().map(r -> "checkpoint: " + r).orElse("no finished route in the checkpoint");
+        return new Start(evaluator.apply(why.isPresent()), why.isPresent() ? ", resuming" : ", from the start",
+                why.orElse(fresh));
+    }
+
+    @Override
+    public Watch whileRunning(Attempt attempt, RunningChild run) {
+        ResultsCheck.prepare();
+        return present -> {
+            if (run.exitCode().isPresent()) {
+                return judged("the evaluator exited with code " + run.exitCode().getAsInt(), false);
+            }
+            if (attempt.status().partnerCrashed(present)) {
+                return judged(attempt.status().partnerContainer() + " crashed", true);
+            }
+            Duration idle = Duration.between(run.lastOutput(), attempt.now());
+            if (idle.compareTo(settings.maxIdle()) > 0) {
+                return judged("the evaluator wrote nothing for " + idle.toSeconds() + " s (MAX_IDLE " + settings.maxIdle()
+                        + ")", true);
+            }
+            return new Step.Wait(settings.maxIdle().minus(idle));
+        };
+    }
+
+    @Override
+    public Step.End couldNotStart(Attempt attempt, String reason) {
+        return judged(reason, false);
+    }
+
+    /** The attempt ends; its verdict is the checkpoint's, read once the evaluator has stopped. */
+    private Step.End judged(String reason, boolean stopEvaluator) {
+        return new Step.End(reason, stopEvaluator, () -> {
+            shareCheckpoint();
+            return ResultsCheck.problem(checkpoint).map(problem -> new Verdict(false, true, "; " + problem))
+                    .orElseGet(() -> new Verdict(true, true, "; the results are complete"));
+        });
+    }
+
+    /**
+     * The evaluator writes the checkpoint under the participant's umask; logcopy, another user, uploads it and merges
+     * it after the done files. This container runs as the evaluator's user, so it can open the file to everyone before
+     * it says how the attempt ended. A link is left alone (its target is not this container's to change).
+     */
+    private void shareCheckpoint() {
+        try {
+            if (Files.isRegularFile(checkpoint, LinkOption.NOFOLLOW_LINKS)) {
+                SharedFiles.readableByAll(checkpoint);
+            }
+        } catch (IOException e) {
+            LOG.warnf("cannot make %s readable by the other containers: %s", checkpoint, e);
         }
-        String answer = new PartnerWait(waiter, termination, log).await(pair.partnerContainer() + "'s status file",
-                settings.partnerWait(), pair::partnerAnswer).map(a -> "partner answered: " + a)
-                .orElse("no answer from " + pair.partnerContainer());
-        log.decide("exit " + exit, answer);
-        return exit;
     }
 }

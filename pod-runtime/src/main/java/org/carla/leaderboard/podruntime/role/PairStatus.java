@@ -11,7 +11,7 @@ import org.carla.leaderboard.domain.status.StatusFiles.Role;
  * crash file per failed attempt, so the partner has crashed in this attempt when it has more crash files than this
  * container had when it started (K).
  */
-record PairStatus(Role self, int pair, int attemptIndex) {
+public record PairStatus(Role self, int pair, int attemptIndex) {
 
     /** The K of this container: how many crash files it has written in earlier attempts. */
     static int crashIndex(Set<String> present, Role role, int pair) {

@@ -7,10 +7,12 @@ import java.util.Optional;
 
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.ResultsJson;
+import org.carla.leaderboard.domain.results.ResumePoint;
 
 /**
- * The agent's verdict on its checkpoint once the evaluator has stopped: missing, unparsable, or without a global
- * record (the evaluator writes it only after the last route of its subset) is a crash.
+ * The agent's reading of its checkpoint: before the start, what the evaluator would resume from it; once the evaluator
+ * has stopped, the verdict: missing, unparsable, or without a global record (the evaluator writes it only after the last
+ * route of its subset) is a crash.
  */
 public final class ResultsCheck {
 
@@ -33,6 +35,21 @@ public final class ResultsCheck {
         } catch (RuntimeException e) {
             // the real check after the run reports any problem with the reader
         }
+    }
+
+    /**
+     * Where the evaluator, given {@code --resume}, would continue from this checkpoint. Without the routes file (the
+     * evaluator's input), the route total and ids go unchecked here; the evaluator checks them itself and starts over
+     * on a mismatch.
+     */
+    public static ResumePoint resumePoint(Path checkpoint) {
+        Optional<CheckpointFile> data;
+        try {
+            data = Files.isRegularFile(checkpoint) ? Optional.of(ResultsJson.read(checkpoint)) : Optional.empty();
+        } catch (IOException | IllegalArgumentException e) {
+            data = Optional.empty();
+        }
+        return ResumePoint.of(data, Optional.empty());
     }
 
     /** Empty when the results are complete; otherwise why not. */

@@ -1,6 +1,8 @@
 package org.carla.leaderboard.podruntime.supervisor;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -10,11 +12,13 @@ public final class PartnerWait {
 
     private final Waiter waiter;
     private final TerminationSignal termination;
+    private final Clock clock;
     private final DecisionLog log;
 
-    public PartnerWait(Waiter waiter, TerminationSignal termination, DecisionLog log) {
+    public PartnerWait(Waiter waiter, TerminationSignal termination, Clock clock, DecisionLog log) {
         this.waiter = waiter;
         this.termination = termination;
+        this.clock = clock;
         this.log = log;
     }
 
@@ -25,7 +29,7 @@ public final class PartnerWait {
     public Optional<String> await(String what, Duration timeout, Function<Set<String>, Optional<String>> outcome)
             throws InterruptedException {
         log.decide("waiting at most " + timeout + " for " + what, "the pair ends together");
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Instant deadline = clock.instant().plus(timeout);
         while (true) {
             Optional<String> seen = outcome.apply(waiter.present());
             if (seen.isPresent()) {
@@ -34,12 +38,12 @@ public final class PartnerWait {
             if (termination.received().isPresent()) {
                 return Optional.empty();
             }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
+            Duration left = Duration.between(clock.instant(), deadline);
+            if (left.isNegative() || left.isZero()) {
                 log.warn("stopped waiting for " + what, "nothing came within " + timeout);
                 return Optional.empty();
             }
-            waiter.awaitChange(Duration.ofNanos(left));
+            waiter.awaitChange(left);
         }
     }
 }

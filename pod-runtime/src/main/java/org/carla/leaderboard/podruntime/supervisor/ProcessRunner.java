@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
+import org.carla.leaderboard.podruntime.volume.SharedFiles;
 import org.jboss.logging.Logger;
 
 /**
@@ -38,16 +40,15 @@ public final class ProcessRunner implements Runner {
 
     private final Wakeup wakeup;
     private final PrintStream console;
+    private final Clock clock;
     private final Optional<Path> setsid;
 
-    public ProcessRunner(Wakeup wakeup, PrintStream console) {
-        this(wakeup, console, SETSID.stream().filter(Files::isExecutable).findFirst());
-    }
-
-    ProcessRunner(Wakeup wakeup, PrintStream console, Optional<Path> setsid) {
+    /** {@code clock} times the child's output ({@link RunningChild#lastOutput()}), as the supervisor reads it. */
+    public ProcessRunner(Wakeup wakeup, PrintStream console, Clock clock) {
         this.wakeup = wakeup;
         this.console = console;
-        this.setsid = setsid;
+        this.clock = clock;
+        this.setsid = SETSID.stream().filter(Files::isExecutable).findFirst();
     }
 
     @Override
@@ -62,6 +63,9 @@ public final class ProcessRunner implements Runner {
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND) : OutputStream.nullOutputStream();
         Process process;
         try {
+            if (spec.logFile().isPresent()) {
+                SharedFiles.setMode(spec.logFile().get(), SharedFiles.READABLE); // logcopy uploads it as another user
+            }
             log.write(("# " + spec.name() + " started at " + Instant.now() + ": " + String.join(" ", spec.argv()) + "\n")
                     .getBytes(StandardCharsets.UTF_8));
             process = builder.start();
@@ -71,7 +75,7 @@ public final class ProcessRunner implements Runner {
         }
         // setsid(1) execs in place when its caller is not a group leader (a fresh child never is): same pid.
         boolean ownGroup = setsid.isPresent() && awaitOwnGroup(process);
-        Child child = new Child(process, new ProcessGroup(process.pid(), ownGroup), log);
+        Child child = new Child(process, new ProcessGroup(process.pid(), ownGroup), log, clock);
         Thread pump = new Thread(() -> {
             child.pump(console);
             wakeup.ring();
@@ -101,14 +105,17 @@ public final class ProcessRunner implements Runner {
         private final Process process;
         private final ProcessGroup group;
         private final OutputStream log;
-        private final AtomicReference<Instant> lastOutput = new AtomicReference<>(Instant.now());
+        private final Clock clock;
+        private final AtomicReference<Instant> lastOutput;
         private volatile Thread pump;
         private volatile long exitSeen;
 
-        Child(Process process, ProcessGroup group, OutputStream log) {
+        Child(Process process, ProcessGroup group, OutputStream log, Clock clock) {
             this.process = process;
             this.group = group;
             this.log = log;
+            this.clock = clock;
+            this.lastOutput = new AtomicReference<>(clock.instant());
         }
 
         void pump(PrintStream console) {
@@ -116,7 +123,7 @@ public final class ProcessRunner implements Runner {
                     new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
-                    lastOutput.set(Instant.now());
+                    lastOutput.set(clock.instant());
                     console.println(line);
                     log.write((line + "\n").getBytes(StandardCharsets.UTF_8));
                     log.flush();

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.carla.leaderboard.podruntime.volume.SharedFiles;
 import org.jboss.logging.Logger;
 
 /**
@@ -40,7 +41,7 @@ public final class StatusDirectory implements Waiter, PostWriter, AutoCloseable 
         this.cursor = wakeup.cursor();
         WatchService service = null;
         try {
-            Files.createDirectories(directory);
+            SharedFiles.openFolder(directory);
             service = directory.getFileSystem().newWatchService();
             directory.register(service, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
         } catch (IOException | UnsupportedOperationException e) {
@@ -89,13 +90,17 @@ public final class StatusDirectory implements Waiter, PostWriter, AutoCloseable 
         wakeup.await(max.compareTo(POLL) < 0 ? max : POLL, cursor);
     }
 
-    /** Writes an empty status file; written under a hidden name and renamed, so nobody sees it half made. */
+    /**
+     * Writes an empty status file, readable by every container's user (logcopy uploads it); written under a hidden name
+     * and renamed, so nobody sees it half made.
+     */
     @Override
     public void post(String statusFile) {
         Path target = directory.resolve(statusFile);
         try {
             Path temporary = Files.createTempFile(directory, ".post-", ".tmp");
             try {
+                SharedFiles.setMode(temporary, SharedFiles.READABLE); // a temporary file is created 0600
                 Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (FileAlreadyExistsException e) {
                 Files.deleteIfExists(temporary);

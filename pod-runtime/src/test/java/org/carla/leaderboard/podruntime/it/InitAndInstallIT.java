@@ -116,14 +116,19 @@ class InitAndInstallIT {
     }
 
     @Test
-    void installInJvmModeWritesALauncherThatRunsFromAnotherFolder() throws Exception {
+    void installWritesAnExecutableThatRunsFromAnotherFolder() throws Exception {
         Path volume = temp.resolve("opt/pod-runtime");
 
         assertThat(run("install", Map.of(), volume.toString())).isZero();
 
         Path launcher = volume.resolve("pod-runtime");
         assertThat(Files.isExecutable(launcher)).isTrue();
-        assertThat(Files.readString(launcher)).doesNotContain(temp.toString()); // fixed text, nothing interpolated
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(launcher))).isEqualTo("rwxr-xr-x");
+        if (Pod.NATIVE.isPresent()) {
+            assertThat(launcher).hasSameBinaryContentAs(Pod.NATIVE.get()); // the native executable copies itself
+        } else {
+            assertThat(Files.readString(launcher)).doesNotContain(temp.toString()); // fixed text, nothing interpolated
+        }
         Process help = new ProcessBuilder(launcher.toString(), "--help").directory(temp.toFile())
                 .redirectErrorStream(true).start();
         String output = new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -144,9 +149,7 @@ class InitAndInstallIT {
     }
 
     private int run(String role, Map<String, String> env, String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of(Pod.JAVA));
-        command.addAll(Pod.JVM_FLAGS);
-        command.addAll(List.of("-jar", Pod.JAR.toString(), role));
+        List<String> command = new java.util.ArrayList<>(Pod.podRuntime(role));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(temp.resolve(role + ".out").toFile());

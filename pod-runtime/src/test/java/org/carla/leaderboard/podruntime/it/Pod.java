@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -22,11 +23,15 @@ import org.carla.leaderboard.localstack.process.FreePort;
 
 /**
  * One pod of a test: a logs volume in a temporary folder and the pod-runtime roles started as real processes from the
- * packaged jar, with the CARLA and evaluator stand-ins as their children. Every process it starts is killed at close.
+ * packaged executable, with the CARLA and evaluator stand-ins as their children. Every process it starts is killed at
+ * close.
  */
 final class Pod implements AutoCloseable {
 
     static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar").toAbsolutePath();
+    /** The native executable, when the build made one: {@code -Pnative verify} (failsafe passes the property). */
+    static final Optional<Path> NATIVE = Optional.ofNullable(System.getProperty("native.image.path")).map(Path::of)
+            .map(Path::toAbsolutePath).filter(Files::isExecutable);
     static final Path ROUTES = Path.of("..", "local-stack", "src", "main", "resources", "standin", "routes_demo.xml")
             .toAbsolutePath().normalize();
     static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -73,20 +78,44 @@ final class Pod implements AutoCloseable {
         return env;
     }
 
+    /** The command line of {@code pod-runtime ARGS...}: the native executable when there is one, else the jar. */
+    static List<String> podRuntime(String... args) {
+        List<String> command = new ArrayList<>();
+        if (NATIVE.isPresent()) {
+            command.add(NATIVE.get().toString());
+        } else {
+            command.add(JAVA);
+            command.addAll(JVM_FLAGS);
+            command.add("-jar");
+            command.add(JAR.toString());
+        }
+        command.addAll(List.of(args));
+        return command;
+    }
+
     /** Starts {@code pod-runtime <role>}; its console goes to {@code <role>-<n>.out} in the pod's folder. */
     Process start(String role, Map<String, String> env) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(JAVA);
-        command.addAll(JVM_FLAGS);
-        command.add("-jar");
-        command.add(JAR.toString());
-        command.add(role);
+        List<String> command = podRuntime(role);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(root.resolve(role + "-" + (++runs) + ".out").toFile());
         builder.environment().putAll(env);
         Process process = builder.start();
         started.add(process);
         return process;
+    }
+
+    /**
+     * SIGKILL to a container: the role and everything it started die at once, as when the kubelet kills a container
+     * (OOM, eviction, the end of the grace) and its PID namespace goes; no status file is written.
+     */
+    static void kill(Process container) throws InterruptedException {
+        List<ProcessHandle> everything = new ArrayList<>(container.descendants().toList());
+        container.destroyForcibly();
+        everything.forEach(ProcessHandle::destroyForcibly);
+        container.waitFor();
+        for (ProcessHandle process : everything) {
+            process.onExit().join();
+        }
     }
 
     static int exit(Process process, Duration within) throws InterruptedException {

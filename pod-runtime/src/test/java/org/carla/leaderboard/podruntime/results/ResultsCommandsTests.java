@@ -13,6 +13,8 @@ import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.results.ResultsJson;
 import org.carla.leaderboard.domain.results.RouteRecord;
+import org.carla.leaderboard.podruntime.cli.EvalAiFilesCommand;
+import org.carla.leaderboard.podruntime.cli.MergeResultsCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -4,20 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import org.carla.leaderboard.domain.results.CheckpointFile;
+import org.carla.leaderboard.domain.results.EntryStatus;
 import org.carla.leaderboard.domain.results.GlobalStatistics;
 import org.carla.leaderboard.domain.results.ResultsJson;
 import org.carla.leaderboard.domain.results.RouteRecord;
+import org.carla.leaderboard.domain.status.StatusFiles.Role;
 import org.carla.leaderboard.podruntime.supervisor.ChildSpec;
 import org.carla.leaderboard.podruntime.supervisor.TerminationSignal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class AgentRoleTests {
 
@@ -25,31 +29,40 @@ class AgentRoleTests {
     Path temp;
 
     private final Fakes.Status status = new Fakes.Status();
-    private final Fakes.Starter runner = new Fakes.Starter();
+    private final Fakes.Starter runner = new Fakes.Starter(status.clock);
     private final TerminationSignal termination = TerminationSignal.none();
     private final List<Boolean> resumes = new ArrayList<>();
     private boolean carlaUp = true;
 
     private int run(boolean resumeSubmission, String maxIdle) throws InterruptedException {
-        PairSettings settings = PairSettings.from(Map.of("WORKER_ID", "1", "PARTNER_WAIT", "0.3", "MAX_IDLE", maxIdle,
-                "LOGS_DIR", temp.toString()));
-        return new AgentRole(settings, resume -> {
-            resumes.add(resume);
-            return new ChildSpec("evaluator", List.of("python3", "leaderboard_evaluator.py"), Optional.empty(), Map.of(),
-                    Optional.empty());
-        }, resumeSubmission, checkpoint(), () -> carlaUp, status, status, runner, termination).run();
+        PairSettings settings = PairSettings.from(Map.of("WORKER_ID", "1", "PARTNER_WAIT", "0.3", "MAX_IDLE", maxIdle));
+        return new PairSupervisor(Role.AGENT, settings, Fakes.parts(status, runner, termination)).run(
+                new AgentRole(settings, resume -> {
+                    resumes.add(resume);
+                    return new ChildSpec("evaluator", List.of("python3", "leaderboard_evaluator.py"), Optional.empty(),
+                            Map.of(), Optional.empty());
+                }, resumeSubmission, checkpoint(), () -> carlaUp));
     }
 
     private Path checkpoint() {
         return temp.resolve("agent_results.json");
     }
 
-    private void writeResults(boolean withGlobalRecord) {
-        RouteRecord record = new RouteRecord(0, "RouteScenario_0_rep0", "Perfect", 0, RouteRecord.emptyInfractions(),
+    private static RouteRecord route(int route) {
+        return new RouteRecord(route, "RouteScenario_" + route + "_rep0", "Perfect", 0, RouteRecord.emptyInfractions(),
                 new RouteRecord.Scores(100, 1, 100), new RouteRecord.Meta(1000, 100, 200));
+    }
+
+    private void writeResults(boolean withGlobalRecord) {
+        RouteRecord record = route(0);
         CheckpointFile file = CheckpointFile.started(List.of("carla_camera"), List.of(1, 1), List.of(record));
         ResultsJson.write(checkpoint(), withGlobalRecord ? file.withGlobalResults(GlobalStatistics.compute(List.of(record), 1))
                 : file);
+    }
+
+    /** What an evaluator killed while driving its third route of five leaves: two finished routes, entry Started. */
+    private static CheckpointFile twoOfFive() {
+        return CheckpointFile.started(List.of("carla_camera"), List.of(2, 5), List.of(route(0), route(1)));
     }
 
     @Test
@@ -62,6 +75,27 @@ class AgentRoleTests {
         assertThat(run(false, "800")).isZero();
         assertThat(status.posted).containsExactly("agent-1.done");
         assertThat(resumes).containsExactly(false);
+    }
+
+    @Test
+    void theCheckpointIsLeftReadableByTheOtherContainers() throws Exception {
+        // a participant's umask 077 (or a writer through a 0600 temporary file): logcopy could not merge it
+        status.then(s -> {
+            writeResults(true);
+            setMode(checkpoint(), "rw-------");
+            runner.child.exit = 0;
+        }).then(s -> s.with("simulator-1.done"));
+
+        assertThat(run(false, "800")).isZero();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(checkpoint()))).isEqualTo("rw-r--r--");
+    }
+
+    private static void setMode(Path path, String mode) {
+        try {
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(mode));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
@@ -115,7 +149,7 @@ class AgentRoleTests {
 
     @Test
     void anIdleEvaluatorIsStopped() throws Exception {
-        runner.child.lastOutput = Instant.now().minusSeconds(5);
+        runner.child.lastOutput = status.clock.instant().minusSeconds(5);
 
         assertThat(run(false, "2")).isEqualTo(1);
         assertThat(runner.child.stopped).isTrue();
@@ -137,6 +171,50 @@ class AgentRoleTests {
 
         assertThat(run(false, "800")).isEqualTo(1);
         assertThat(runner.started).isEmpty();
+        assertThat(status.posted).containsExactly("agent-1.crash0");
+    }
+
+    @Test
+    void finishedRoutesOnDiskAreResumedWithoutACrashFile() throws Exception {
+        // SIGKILL, OOM or eviction: the earlier attempt wrote no crash file, but its routes are in the checkpoint
+        ResultsJson.write(checkpoint(), twoOfFive());
+        status.then(s -> runner.child.exit = 255);
+
+        assertThat(run(false, "800")).isEqualTo(1);
+        assertThat(resumes).containsExactly(true);
+        assertThat(status.posted).containsExactly("agent-1.crash0");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "invalid entry", "crashed on its only route", "no route finished", "unreadable" })
+    void aCheckpointTheEvaluatorWouldNotResumeStartsFresh(String checkpoint) throws Exception {
+        switch (checkpoint) {
+            case "invalid entry" -> ResultsJson.write(checkpoint(), twoOfFive().withEntryStatus(EntryStatus.INVALID));
+            case "crashed on its only route" -> ResultsJson.write(checkpoint(), CheckpointFile.started(
+                    List.of("carla_camera"), List.of(1, 5), List.of(route(0))).withEntryStatus(EntryStatus.CRASHED));
+            case "no route finished" -> ResultsJson.write(checkpoint(), CheckpointFile.started(List.of("carla_camera"),
+                    List.of(0, 5), List.of()));
+            default -> Files.writeString(checkpoint(), "{\"_checkpoint\": {\"progress\": [2, 5], \"records\": [");
+        }
+        status.then(s -> runner.child.exit = 255);
+
+        run(false, "800");
+        assertThat(resumes).containsExactly(false);
+    }
+
+    @Test
+    void theSeedsTenMinuteWaitsPassWithoutSleeping() throws Exception {
+        carlaUp = false;
+        PairSettings settings = PairSettings.from(Map.of("WORKER_ID", "1"));
+        java.time.Instant start = status.clock.instant();
+
+        int exit = new PairSupervisor(Role.AGENT, settings, Fakes.parts(status, runner, termination))
+                .run(new AgentRole(settings, resume -> null, false, checkpoint(), () -> carlaUp));
+
+        assertThat(exit).isEqualTo(1);
+        assertThat(java.time.Duration.between(start, status.clock.instant()))
+                .as("CARLA's wait, then the simulator's answer: ten minutes each").isGreaterThan(
+                        java.time.Duration.ofMinutes(20));
         assertThat(status.posted).containsExactly("agent-1.crash0");
     }
 }

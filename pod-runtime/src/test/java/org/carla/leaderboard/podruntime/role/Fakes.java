@@ -1,7 +1,10 @@
 package org.carla.leaderboard.podruntime.role;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -13,16 +16,49 @@ import org.carla.leaderboard.podruntime.supervisor.ChildSpec;
 import org.carla.leaderboard.podruntime.supervisor.PostWriter;
 import org.carla.leaderboard.podruntime.supervisor.Runner;
 import org.carla.leaderboard.podruntime.supervisor.RunningChild;
+import org.carla.leaderboard.podruntime.supervisor.TerminationSignal;
 import org.carla.leaderboard.podruntime.supervisor.Waiter;
 
-/** In-memory parts for the roles' own tests: a status folder, a child, a runner; "time" passes per awaitChange. */
+/**
+ * In-memory parts for the roles' own tests: a status folder, a child, a runner, and a clock that moves only when the
+ * role waits. Nothing sleeps: a wait with nothing scripted lets its whole time pass at once.
+ */
 final class Fakes {
 
     private Fakes() {
     }
 
-    /** Status files in a set; each awaitChange runs the next scripted step (the partner, the child, the clock). */
+    static PairSupervisor.Parts parts(Status status, Starter runner, TerminationSignal termination) {
+        return new PairSupervisor.Parts(status, status, runner, termination, status.clock);
+    }
+
+    /** Time that passes only when told to. */
+    static final class Time extends Clock {
+        private Instant now = Instant.parse("2025-01-01T00:00:00Z");
+
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    /** Status files in a set; each awaitChange runs the next scripted step (the partner, the child) at once. */
     static final class Status implements Waiter, PostWriter {
+        final Time clock = new Time();
         final Set<String> files = new HashSet<>();
         final List<String> posted = new ArrayList<>();
         final List<Consumer<Status>> script = new ArrayList<>();
@@ -44,7 +80,7 @@ final class Fakes {
         }
 
         @Override
-        public void awaitChange(Duration max) throws InterruptedException {
+        public void awaitChange(Duration max) {
             waits++;
             if (waits > 10_000) {
                 throw new AssertionError("the role never ended");
@@ -52,7 +88,7 @@ final class Fakes {
             if (!script.isEmpty()) {
                 script.remove(0).accept(this);
             } else {
-                Thread.sleep(Math.min(max.toMillis(), 5)); // nothing scripted: real time passes, for the bounded waits
+                clock.advance(max); // nothing scripted: the whole wait passes, for the bounded waits
             }
         }
 
@@ -66,7 +102,11 @@ final class Fakes {
     static final class Child implements RunningChild {
         Integer exit;
         boolean stopped;
-        Instant lastOutput = Instant.now();
+        Instant lastOutput;
+
+        Child(Clock clock) {
+            this.lastOutput = clock.instant();
+        }
 
         @Override
         public long pid() {
@@ -93,8 +133,12 @@ final class Fakes {
     }
 
     static final class Starter implements Runner {
-        final Child child = new Child();
+        final Child child;
         final List<ChildSpec> started = new ArrayList<>();
+
+        Starter(Clock clock) {
+            this.child = new Child(clock);
+        }
 
         @Override
         public RunningChild start(ChildSpec spec) {

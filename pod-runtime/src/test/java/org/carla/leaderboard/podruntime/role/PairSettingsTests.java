@@ -3,9 +3,7 @@ package org.carla.leaderboard.podruntime.role;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -13,15 +11,13 @@ import org.junit.jupiter.api.Test;
 class PairSettingsTests {
 
     @Test
-    void defaultsAreTheContainerPathsAndTheSeedsTimes() {
+    void defaultsAreTheSeedsTimes() {
         PairSettings settings = PairSettings.from(Map.of("WORKER_ID", "3"));
 
         assertThat(settings.pair()).isEqualTo(3);
         assertThat(settings.carlaPort()).isEqualTo(2000);
         assertThat(settings.partnerWait()).isEqualTo(Duration.ofMinutes(10));
         assertThat(settings.maxIdle()).isEqualTo(Duration.ofSeconds(800));
-        assertThat(settings.logsDir()).isEqualTo(Path.of("/tmp/logs"));
-        assertThat(settings.statusDir()).isEqualTo(Path.of("/tmp/logs/containers-status"));
     }
 
     @Test
@@ -35,20 +31,11 @@ class PairSettingsTests {
 
     @Test
     void durationsAreIsoOrSeconds() {
-        PairSettings settings = PairSettings.from(Map.of("WORKER_ID", "1", "PARTNER_WAIT", "PT90S", "MAX_IDLE", "2.5",
-                "STATUS_DIR", "/elsewhere"));
+        PairSettings settings = PairSettings.from(Map.of("WORKER_ID", "1", "PARTNER_WAIT", "PT90S", "MAX_IDLE", "2.5"));
 
         assertThat(settings.partnerWait()).isEqualTo(Duration.ofSeconds(90));
         assertThat(settings.maxIdle()).isEqualTo(Duration.ofMillis(2500));
-        assertThat(settings.statusDir()).isEqualTo(Path.of("/elsewhere"));
         assertThatThrownBy(() -> PairSettings.from(Map.of("WORKER_ID", "1", "MAX_IDLE", "ten minutes")))
                 .hasMessageContaining("MAX_IDLE");
-    }
-
-    @Test
-    void resumeIsSetUnlessEmptyOrExplicitlyFalse() {
-        assertThat(List.of("1", "true", "yes", "resume")).allMatch(v -> PairSettings.flag(Map.of("RESUME", v), "RESUME"));
-        assertThat(List.of("", " ", "false", "0", "no")).noneMatch(v -> PairSettings.flag(Map.of("RESUME", v), "RESUME"));
-        assertThat(PairSettings.flag(Map.of(), "RESUME")).isFalse();
     }
 }

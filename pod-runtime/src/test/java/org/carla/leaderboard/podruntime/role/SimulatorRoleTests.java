@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.carla.leaderboard.domain.status.StatusFiles.Role;
 import org.carla.leaderboard.podruntime.supervisor.ChildSpec;
 import org.carla.leaderboard.podruntime.supervisor.TerminationSignal;
 import org.junit.jupiter.api.Test;
@@ -14,14 +15,15 @@ import org.junit.jupiter.api.Test;
 class SimulatorRoleTests {
 
     private final Fakes.Status status = new Fakes.Status();
-    private final Fakes.Starter runner = new Fakes.Starter();
+    private final Fakes.Starter runner = new Fakes.Starter(status.clock);
     private final TerminationSignal termination = TerminationSignal.none();
 
     private int run() throws InterruptedException {
-        PairSettings settings = PairSettings.from(Map.of("WORKER_ID", "2", "PARTNER_WAIT", "5", "LOGS_DIR", "/tmp/x"));
+        PairSettings settings = PairSettings.from(Map.of("WORKER_ID", "2", "PARTNER_WAIT", "5"));
         ChildSpec carla = new ChildSpec("carla", List.of("./CarlaUE4.sh"), Optional.of(Path.of("/home/carla")), Map.of(),
                 Optional.empty());
-        return new SimulatorRole(settings, carla, status, status, runner, termination).run();
+        return new PairSupervisor(Role.SIMULATOR, settings, Fakes.parts(status, runner, termination))
+                .run(new SimulatorRole(settings, carla));
     }
 
     @Test

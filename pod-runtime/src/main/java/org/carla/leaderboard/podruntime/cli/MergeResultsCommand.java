@@ -1,4 +1,4 @@
-package org.carla.leaderboard.podruntime.results;
+package org.carla.leaderboard.podruntime.cli;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.carla.leaderboard.domain.results.CheckpointMerge;
 import org.carla.leaderboard.domain.results.MergeResult;
 import org.carla.leaderboard.domain.results.ResultsJson;
+import org.carla.leaderboard.podruntime.ExitCodes;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,7 +37,7 @@ public class MergeResultsCommand implements Callable<Integer> {
     public Integer call() {
         if (expectedRoutes != null && expectedRoutes < 1) {
             System.err.println("merge-results: --expected-routes must be at least 1, was " + expectedRoutes);
-            return 2;
+            return ExitCodes.BAD_CONFIGURATION;
         }
         MergeResult result = CheckpointMerge.mergeFiles(filePaths,
                 expectedRoutes == null ? OptionalInt.empty() : OptionalInt.of(expectedRoutes));

@@ -1,4 +1,4 @@
-package org.carla.leaderboard.podruntime.logcopy;
+package org.carla.leaderboard.podruntime.cli;
 
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -6,6 +6,12 @@ import java.util.concurrent.CountDownLatch;
 
 import jakarta.inject.Inject;
 
+import org.carla.leaderboard.podruntime.ExitCodes;
+import org.carla.leaderboard.podruntime.logcopy.Logcopy;
+import org.carla.leaderboard.podruntime.logcopy.LogcopyLogFile;
+import org.carla.leaderboard.podruntime.logcopy.LogcopySettings;
+import org.carla.leaderboard.podruntime.logcopy.LogcopyShutdown;
+import org.carla.leaderboard.podruntime.logcopy.RequestMeter;
 import org.jboss.logging.Logger;
 
 import picocli.CommandLine.Command;
@@ -38,15 +44,15 @@ public class LogcopyCommand implements Callable<Integer> {
         try {
             settings = LogcopySettings.fromEnv(System.getenv());
         } catch (IllegalArgumentException e) {
-            LOG.errorf("logcopy: bad configuration, exit 2: %s", e.getMessage());
-            return 2;
+            LOG.errorf("logcopy: bad configuration, exit %d: %s", ExitCodes.BAD_CONFIGURATION, e.getMessage());
+            return ExitCodes.BAD_CONFIGURATION;
         }
         try (var logFile = LogcopyLogFile.attach(settings.logsDir().resolve("logcopy").resolve("logcopy.log"))) {
             var logcopy = new Logcopy(settings, s3, sqs, new RequestMeter(), Clock.systemUTC());
             var ended = new CountDownLatch(1);
             shutdown.running(logcopy, ended);
             try {
-                return logcopy.run() == Logcopy.Ending.STOPPED ? 143 : 0;
+                return logcopy.run() == Logcopy.Ending.STOPPED ? ExitCodes.TERMINATED : ExitCodes.DONE;
             } finally {
                 ended.countDown();
             }

@@ -1,4 +1,4 @@
-package org.carla.leaderboard.podruntime.init;
+package org.carla.leaderboard.podruntime.volume;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,7 +9,10 @@ import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** {@code cp -r SOURCE/* TARGET/} without a shell: the contents of a folder over another, symbolic links kept as links. */
+/**
+ * {@code cp -r SOURCE/* TARGET/} without a shell: the contents of a folder over another, symbolic links kept as links,
+ * everything readable by every container's user (the agent reads the Leaderboard init copied).
+ */
 public final class FolderCopy {
 
     private FolderCopy() {
@@ -27,12 +30,16 @@ public final class FolderCopy {
                 try {
                     if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
                         Files.createDirectories(destination);
+                        SharedFiles.readableByAll(destination);
                     } else {
                         if (Files.isDirectory(destination, LinkOption.NOFOLLOW_LINKS)) {
                             deleteTree(destination);
                         }
                         Files.copy(path, destination, StandardCopyOption.REPLACE_EXISTING,
                                 StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+                        if (!Files.isSymbolicLink(destination)) {
+                            SharedFiles.readableByAll(destination);
+                        }
                         files[0]++;
                     }
                 } catch (IOException e) {

@@ -1,4 +1,4 @@
-package org.carla.leaderboard.podruntime.results;
+package org.carla.leaderboard.podruntime.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

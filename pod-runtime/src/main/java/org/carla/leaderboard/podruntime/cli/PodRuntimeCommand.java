@@ -1,14 +1,7 @@
-package org.carla.leaderboard.podruntime;
+package org.carla.leaderboard.podruntime.cli;
 
 import io.quarkus.picocli.runtime.annotations.TopCommand;
 
-import org.carla.leaderboard.podruntime.cli.AgentCommand;
-import org.carla.leaderboard.podruntime.cli.InitCommand;
-import org.carla.leaderboard.podruntime.cli.InstallCommand;
-import org.carla.leaderboard.podruntime.cli.SimulatorCommand;
-import org.carla.leaderboard.podruntime.logcopy.LogcopyCommand;
-import org.carla.leaderboard.podruntime.results.EvalAiFilesCommand;
-import org.carla.leaderboard.podruntime.results.MergeResultsCommand;
 
 import picocli.CommandLine.Command;
 

@@ -1,0 +1,51 @@
+package org.carla.leaderboard.console.service;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import org.carla.leaderboard.console.SubmissionRecord;
+import org.carla.leaderboard.console.client.Cluster.JobView;
+import org.carla.leaderboard.console.client.Cluster.PodView;
+
+/**
+ * One look at the backend: the recent records of every leaderboard, the submissions' Jobs and pods, and what could not
+ * be read (a source that failed leaves its part empty and says so, the rest is still shown).
+ *
+ * @param truncated leaderboards whose table held more items than one look reads
+ */
+public record Look(Instant at, List<SubmissionRecord> records, List<String> truncated, List<JobView> jobs,
+        List<PodView> pods, List<String> problems) {
+
+    public Look {
+        records = List.copyOf(records);
+        truncated = List.copyOf(truncated);
+        jobs = List.copyOf(jobs);
+        pods = List.copyOf(pods);
+        problems = List.copyOf(problems);
+    }
+
+    /** The Job of the record's current run: by the record's Job name, else by submission and run labels. */
+    public Optional<JobView> job(SubmissionRecord record) {
+        if (record.jobName() != null) {
+            var byName = jobs.stream().filter(job -> job.name().equals(record.jobName())).findFirst();
+            if (byName.isPresent()) {
+                return byName;
+            }
+        }
+        return jobs.stream().filter(job -> record.submissionId().equals(job.submissionId())
+                && (job.run() == null || job.run() == record.run())).findFirst();
+    }
+
+    /** The pod of that Job (the newest, when a Job made several). */
+    public Optional<PodView> pod(JobView job) {
+        return pods.stream().filter(pod -> job.name().equals(pod.jobName()))
+                .reduce((a, b) -> a.startedAt() == null || b.startedAt() != null && b.startedAt().isAfter(a.startedAt())
+                        ? b : a);
+    }
+
+    /** Whether the cluster could be read in this look (else no Job means "unknown", not "gone"). */
+    public boolean clusterRead() {
+        return problems.stream().noneMatch(problem -> problem.startsWith(Looks.CLUSTER));
+    }
+}

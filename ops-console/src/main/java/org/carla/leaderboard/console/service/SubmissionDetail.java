@@ -1,0 +1,133 @@
+package org.carla.leaderboard.console.service;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.carla.leaderboard.console.SubmissionRecord;
+import org.carla.leaderboard.console.SubmissionRecord.StatusChange;
+import org.carla.leaderboard.console.client.Cluster.ContainerView;
+import org.carla.leaderboard.console.client.Cluster.JobView;
+import org.carla.leaderboard.console.client.Cluster.PodView;
+import org.carla.leaderboard.console.client.EvalAiHost;
+import org.carla.leaderboard.console.client.SubmissionFiles;
+import org.carla.leaderboard.console.client.SubmissionFiles.StatusFile;
+import org.carla.leaderboard.console.config.ConsoleConfig;
+import org.carla.leaderboard.domain.results.EvalAiFiles;
+import org.carla.leaderboard.domain.status.EvalAiStatus;
+import org.carla.leaderboard.domain.status.StatusFiles;
+import org.jboss.logging.Logger;
+
+/**
+ * One submission in detail: the record, its runs, its pairs, the tail of each container's log, what was sent to EvalAI
+ * and what EvalAI shows now. Reads S3 (a listing, one ranged GET per container, the results file) and EvalAI (one
+ * read) each time it is asked.
+ */
+@ApplicationScoped
+public class SubmissionDetail {
+
+    /** The service that writes the EvalAI updates into the history. */
+    static final String RELAY = "results-relay";
+    private static final Logger LOG = Logger.getLogger(SubmissionDetail.class);
+
+    private final Looks looks;
+    private final SubmissionOverview overview;
+    private final SubmissionFiles files;
+    private final EvalAiHost evalAi;
+    private final ConsoleConfig config;
+
+    SubmissionDetail(Looks looks, SubmissionOverview overview, SubmissionFiles files, EvalAiHost evalAi,
+            ConsoleConfig config) {
+        this.looks = looks;
+        this.overview = overview;
+        this.files = files;
+        this.evalAi = evalAi;
+        this.config = config;
+    }
+
+    public SubmissionView of(SubmissionLookup.Found found) {
+        SubmissionRecord record = found.record();
+        if (record == null) {
+            throw new SubmissionLookup.UnknownSubmission("submission " + found.submissionId()
+                    + " has no record yet in " + found.leaderboard());
+        }
+        var problems = new ArrayList<String>();
+        Look look = looks.current();
+        Optional<JobView> job = look.job(record);
+        Optional<PodView> pod = job.flatMap(look::pod);
+        List<ContainerView> containers = pod.map(PodView::containers).orElse(List.of());
+
+        List<StatusFile> statusFiles = List.of();
+        try {
+            statusFiles = files.statusFiles(found.bucket(), record.submissionId());
+        } catch (RuntimeException e) {
+            problems.add("S3 status files: " + e.getMessage());
+        }
+        int pairs = pairs(record, containers, statusFiles);
+        var logs = new ArrayList<SubmissionView.ContainerLog>();
+        for (String container : containers(pairs)) {
+            try {
+                files.logTail(found.bucket(), record.submissionId(), container, config.logTail().maxBytes(),
+                        config.logTail().maxLines()).ifPresent(tail -> logs.add(new SubmissionView.ContainerLog(
+                                container, tail)));
+            } catch (RuntimeException e) {
+                problems.add("S3 log of " + container + ": " + e.getMessage());
+            }
+        }
+        Map<String, Double> accuracies = Map.of();
+        try {
+            accuracies = files.evalAiResults(found.bucket(), record.submissionId())
+                    .map(EvalAiFiles::snakeCaseAccuracies).orElse(Map.of());
+        } catch (RuntimeException e) {
+            problems.add("S3 EvalAI results: " + e.getMessage());
+        }
+        EvalAiStatus evalAiStatus = null;
+        try {
+            evalAiStatus = evalAi.status(Long.parseLong(record.submissionId()));
+        } catch (RuntimeException e) {
+            problems.add("EvalAI: " + e.getMessage());
+            LOG.debugf("EvalAI status of %s unreadable: %s", record.submissionId(), e.getMessage());
+        }
+        List<StatusChange> updates = record.history().stream().filter(change -> RELAY.equals(change.by())).toList();
+        return new SubmissionView(overview.row(look, record), record.instanceType(), record.workerPairs(),
+                record.phase(), record.challengeId(), record.resumes(), record.history(), RunView.of(record),
+                PairState.of(pairs, statusFiles, containers), logs, updates,
+                evalAiStatus == null ? "unreachable" : evalAiStatus.value(), accuracies, record.failureReason(),
+                job.orElse(null), pod.orElse(null),
+                ActionRules.cancel(record.submissionId(), record, evalAiStatus).unavailable().orElse(null),
+                ActionRules.resume(record.submissionId(), record, evalAiStatus).unavailable().orElse(null), problems);
+    }
+
+    /** The record's worker pairs; else as many as the pod or the status files show. */
+    static int pairs(SubmissionRecord record, List<ContainerView> containers, List<StatusFile> statusFiles) {
+        if (record.workerPairs() != null && record.workerPairs() > 0) {
+            return Math.min(record.workerPairs(), 64);
+        }
+        int seen = 0;
+        for (String name : containers.stream().map(ContainerView::name).toList()) {
+            seen = Math.max(seen, pairOf(name));
+        }
+        for (StatusFile file : statusFiles) {
+            seen = Math.max(seen, pairOf(file.name()));
+        }
+        return Math.min(Math.max(seen, 1), 64);
+    }
+
+    private static int pairOf(String name) {
+        var matcher = java.util.regex.Pattern.compile("(?:agent|simulator)-([0-9]{1,2})(?:\\..*)?").matcher(name);
+        return matcher.matches() ? Integer.parseInt(matcher.group(1)) : 0;
+    }
+
+    private static List<String> containers(int pairs) {
+        var names = new ArrayList<String>();
+        for (int pair = 1; pair <= pairs; pair++) {
+            names.add(StatusFiles.Role.SIMULATOR.container(pair));
+            names.add(StatusFiles.Role.AGENT.container(pair));
+        }
+        names.add("logcopy");
+        return names;
+    }
+}

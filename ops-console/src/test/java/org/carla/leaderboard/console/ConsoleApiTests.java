@@ -1,0 +1,272 @@
+package org.carla.leaderboard.console;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.record.SubmissionTable;
+import org.carla.leaderboard.domain.results.EvalAiFiles;
+import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.testing.InjectLocalStack;
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+
+/**
+ * The console's read API as an operator's page uses it, against the local stack: records in DynamoDB Local, files in
+ * S3Proxy, Jobs and pods in the Kubernetes API server, queues in ElasticMQ, the EvalAI stand-in.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"))
+class ConsoleApiTests {
+
+    static final String TOKEN = "test-operator-token-0123456789";
+
+    @InjectLocalStack
+    RunningStack stack;
+
+    static RequestSpecification operator() {
+        return given().header("Authorization", "Bearer " + TOKEN);
+    }
+
+    private static Instant ago(long minutes) {
+        return Instant.now().minus(Duration.ofMinutes(minutes));
+    }
+
+    @Test
+    void theApiAnswersOnlyAnOperatorWhileThePageItselfLoads() {
+        given().get("/api/submissions").then().statusCode(401);
+        given().header("Authorization", "Bearer not-the-token-at-all-000").get("/api/submissions").then()
+                .statusCode(401);
+        given().post("/api/submissions/1/cancel").then().statusCode(401);
+        operator().get("/api/operator").then().statusCode(200).body("name", equalTo("tester"))
+                .body("refresh_seconds", equalTo(1)).body("window_days", equalTo(7));
+        given().get("/").then().statusCode(200).body(containsString("Leaderboard operations"))
+                .header("Content-Security-Policy", containsString("script-src 'self'"));
+        given().get("/console.js").then().statusCode(200);
+    }
+
+    @Test
+    void theListShowsTheRecentSubmissionsWithTheirRunJobPodTimesAndGpuHours() {
+        String team = "List Team " + System.nanoTime();
+        var running = GivenSubmission.random(team).submitted(ago(180)).launched(ago(170), "list-sensors-r1")
+                .running(ago(150)).progress(ago(1), 3, 20, 42.5);
+        var pending = GivenSubmission.random(team).submitted(ago(40)).launched(ago(30), "list-pending-r1");
+        var finished = GivenSubmission.random(team).submitted(ago(3 * 24 * 60)).launched(ago(3 * 24 * 60 - 5), "f-r1")
+                .running(ago(3 * 24 * 60 - 10)).ended("FINISHED", ago(2 * 24 * 60), true, 7.5);
+        var old = GivenSubmission.random(team).submitted(ago(40 * 24 * 60)).ended("FAILED", ago(30 * 24 * 60), true, 1);
+        for (var submission : List.of(running, pending, finished, old)) {
+            submission.writeTo(stack);
+        }
+        GivenCluster.job(stack, "list-sensors-r1", running.submissionId, 1, null, null);
+        GivenCluster.pod(stack, "list-sensors-r1", running.submissionId, "Running", ago(150), 1,
+                List.of(GivenCluster.running("simulator-1", 0, ago(150)), GivenCluster.running("agent-1", 0, ago(150))));
+        GivenCluster.job(stack, "list-pending-r1", pending.submissionId, 1, null, null);
+        GivenCluster.pod(stack, "list-pending-r1", pending.submissionId, "Pending", null, 1, List.of());
+
+        JsonPath list = operator().queryParam("team", team).get("/api/submissions").then().statusCode(200).extract()
+                .jsonPath();
+
+        assertThat(list.getList("submissions.submission_id", String.class)).containsExactlyInAnyOrder(
+                running.submissionId, pending.submissionId, finished.submissionId);
+        Map<String, Object> row = row(list, running.submissionId);
+        assertThat(row).containsEntry("status", "RUNNING").containsEntry("team_name", team)
+                .containsEntry("track", "SENSORS").containsEntry("run", 1).containsEntry("routes_done", 3)
+                .containsEntry("routes_total", 20).containsEntry("job_name", "list-sensors-r1")
+                .containsEntry("job_state", "active").containsEntry("pod_phase", "Running");
+        assertThat(((Number) row.get("driving_score")).doubleValue()).isEqualTo(42.5);
+        assertThat(((Number) row.get("waiting_seconds")).longValue()).isEqualTo(20 * 60);
+        assertThat(((Number) row.get("running_seconds")).longValue()).isBetween(150 * 60L, 152 * 60L);
+        // g5.12xlarge: 4 GPUs for 2.5 h so far.
+        assertThat(((Number) row.get("gpu_hours")).doubleValue()).isBetween(10.0, 10.2);
+        assertThat(row.get("stuck")).isNull();
+        Map<String, Object> waiting = row(list, pending.submissionId);
+        assertThat(waiting).containsEntry("status", "PENDING").containsEntry("pod_phase", "Pending");
+        assertThat(((Number) waiting.get("waiting_seconds")).longValue()).isBetween(30 * 60L, 32 * 60L);
+        assertThat(waiting.get("running_seconds")).isNull();
+        assertThat(((Number) row(list, finished.submissionId).get("gpu_hours")).doubleValue()).isEqualTo(7.5);
+    }
+
+    @Test
+    void theListFiltersByStatusTrackAndTeam() {
+        String team = "Filter Team " + System.nanoTime();
+        var sensors = GivenSubmission.random(team + " A").submitted(ago(10));
+        var map = GivenSubmission.random(team + " B").track("MAP", "2078").submitted(ago(20))
+                .launched(ago(15), "map-r1");
+        sensors.writeTo(stack);
+        map.writeTo(stack);
+
+        assertThat(ids(Map.of("team", team))).containsExactlyInAnyOrder(sensors.submissionId, map.submissionId);
+        assertThat(ids(Map.of("team", team, "status", "pending"))).containsExactly(map.submissionId);
+        assertThat(ids(Map.of("team", team, "track", "SENSORS"))).containsExactly(sensors.submissionId);
+        assertThat(ids(Map.of("team", sensors.teamId))).containsExactly(sensors.submissionId);
+        assertThat(ids(Map.of("team", team, "status", "FAILED"))).isEmpty();
+    }
+
+    @Test
+    void oneSubmissionShowsItsRunsPairsLogsEvalAiUpdatesAndAccuracies() {
+        String team = "Detail <Team> \"; rm -rf / \u0000 \uFFFE";
+        var submission = GivenSubmission.random(team).submitted(ago(100)).launched(ago(95), "detail-r1")
+                .running(ago(90)).progress(ago(1), 7, 20, 12.25)
+                .text(SubmissionTable.FAILURE_REASON, "The simulator crashed twice");
+        submission.writeTo(stack);
+        for (String file : List.of(StatusFiles.crash(StatusFiles.Role.AGENT, 1, 0),
+                StatusFiles.crash(StatusFiles.Role.SIMULATOR, 1, 0), StatusFiles.done(StatusFiles.Role.AGENT, 2),
+                StatusFiles.done(StatusFiles.Role.SIMULATOR, 2))) {
+            submission.upload(stack, LogsLayout.statusFile(file), "");
+        }
+        String log = IntStream.rangeClosed(1, 600).mapToObj(i -> "route step " + i + " of the evaluator's output")
+                .collect(Collectors.joining("\n", "", "\n"));
+        submission.upload(stack, LogsLayout.agentLog(1), log);
+        submission.upload(stack, LogsLayout.LOGCOPY_LOG, "merged 7 routes\n");
+        submission.upload(stack, LogsLayout.evalAiFile(EvalAiFiles.RESULTS), "[{\"split\": \"leaderboard\", "
+                + "\"show_to_participant\": true, \"accuracies\": {\"Driving score\": 12.25, \"Route completion\": 30.5}}]");
+        GivenCluster.job(stack, "detail-r1", submission.submissionId, 1, null, null);
+        GivenCluster.pod(stack, "detail-r1", submission.submissionId, "Running", ago(90), 1,
+                List.of(GivenCluster.running("simulator-1", 1, ago(20)), GivenCluster.running("agent-1", 1, ago(20)),
+                        GivenCluster.backingOff("simulator-2", 0)));
+
+        JsonPath view = operator().queryParam("team", submission.teamId).queryParam("leaderboard", "leaderboard-20")
+                .get("/api/submissions/" + submission.submissionId).then().statusCode(200).extract().jsonPath();
+
+        assertThat(view.getString("summary.team_name")).isEqualTo(team);
+        assertThat(view.getList("history.status")).containsExactly("SUBMITTED", "PENDING", "RUNNING");
+        assertThat(view.getList("history.by")).containsExactly("ingest-service", "job-launcher", "results-relay");
+        assertThat(view.getList("eval_ai_updates.status")).containsExactly("RUNNING");
+        assertThat(view.getInt("runs[0].run")).isEqualTo(1);
+        assertThat(view.getString("runs[0].pending_at")).isNotNull();
+        assertThat(view.getString("runs[0].running_at")).isNotNull();
+        assertThat(view.getString("runs[0].ended_at")).isNull();
+        assertThat(view.getString("pairs[0].state")).isEqualTo("running");
+        assertThat(view.getInt("pairs[0].attempt")).isEqualTo(2);
+        assertThat(view.getInt("pairs[0].crashes")).isEqualTo(2);
+        assertThat(view.getString("pairs[0].agent")).isEqualTo("running, 1 restarts");
+        assertThat(view.getString("pairs[1].state")).isEqualTo("done");
+        assertThat(view.getList("pairs[0].events.file")).containsExactlyInAnyOrder("agent-1.crash0",
+                "simulator-1.crash0");
+        Map<String, String> logs = view.getList("logs", Map.class).stream().collect(Collectors.toMap(
+                entry -> (String) entry.get("container"), entry -> (String) entry.get("tail")));
+        assertThat(logs).containsOnlyKeys("agent-1", "logcopy");
+        assertThat(logs.get("agent-1").lines().toList()).hasSize(40).startsWith("route step 561 of the evaluator's output")
+                .endsWith("route step 600 of the evaluator's output");
+        assertThat(logs.get("logcopy")).isEqualTo("merged 7 routes");
+        assertThat(view.getDouble("accuracies.driving_score")).isEqualTo(12.25);
+        assertThat(view.getDouble("accuracies.route_completion")).isEqualTo(30.5);
+        assertThat(view.getString("failure_reason")).isEqualTo("The simulator crashed twice");
+        assertThat(view.getString("eval_ai_status")).isEqualTo("unknown");
+        assertThat(view.getString("pod.phase")).isEqualTo("Running");
+        assertThat(view.getString("cancel")).isNull();
+        assertThat(view.getString("resume")).contains("only a failed submission can be resumed");
+    }
+
+    @Test
+    void aSubmissionIsNamedByNumbersAndAConfiguredLeaderboardOnly() {
+        operator().get("/api/submissions/1;rm%20-rf").then().statusCode(400).body("error", containsString("number"));
+        operator().queryParam("team", "1").queryParam("leaderboard", "../etc")
+                .get("/api/submissions/5").then().statusCode(400).body("error", containsString("no leaderboard"));
+        operator().queryParam("team", "1").queryParam("leaderboard", "leaderboard-20")
+                .get("/api/submissions/987654321012").then().statusCode(404);
+        operator().get("/api/submissions/987654321013").then().statusCode(404)
+                .body("error", equalTo("EvalAI knows no submission 987654321013"));
+    }
+
+    @Test
+    void theBackendShowsQueuesDeadLettersStuckSubmissionsGpuPodsAndDays() {
+        stack.sqs().purgeQueue(r -> r.queueUrl(stack.queueUrl("launch-requests")));
+        stack.sqs().purgeQueue(r -> r.queueUrl(stack.deadLetterQueueUrl("submission-events")));
+        for (int i = 0; i < 3; i++) {
+            stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl("launch-requests")).messageBody("{}"));
+        }
+        deadLetter("submission-events", "malformed-missing-field", "submission.team_name is missing");
+        deadLetter("submission-events", "malformed-missing-field", "run is missing");
+        deadLetter("submission-events", "evalai-rejected", "EvalAI refused with 400");
+        String team = "Stuck Team " + System.nanoTime();
+        var noJob = GivenSubmission.random(team).submitted(ago(25));
+        var unconfirmed = GivenSubmission.random(team).submitted(ago(80)).launched(ago(75), "u-r1").running(ago(70))
+                .ended("FINISHED", ago(12), false, 2.0);
+        noJob.writeTo(stack);
+        unconfirmed.writeTo(stack);
+
+        JsonPath backend = operator().get("/api/backend").then().statusCode(200).extract().jsonPath();
+
+        Map<String, Object> launch = backend.getMap("queues.find { it.name == 'launch-requests' }");
+        assertThat(((Number) launch.get("visible")).longValue()).isEqualTo(3);
+        Map<String, Object> events = backend.getMap("queues.find { it.name == 'submission-events' }");
+        assertThat(((Number) events.get("dead_letters")).longValue()).isEqualTo(3);
+        assertThat((Map<String, Object>) events.get("reasons")).containsEntry("malformed-missing-field", 2)
+                .containsEntry("evalai-rejected", 1);
+        assertThat(events.get("oldest_dead_letter")).isNotNull();
+        assertThat(backend.getList("queues.name")).containsExactly("submissions", "launch-requests",
+                "submission-events", "progress-reports");
+        Map<String, Object> stuckNoJob = backend.getMap("stuck.find { it.submission_id == '" + noJob.submissionId + "' }");
+        assertThat(stuckNoJob).containsEntry("stuck", "NO_JOB");
+        assertThat((String) stuckNoJob.get("stuck_reason")).contains("publish the launch request again");
+        assertThat(backend.getMap("stuck.find { it.submission_id == '" + unconfirmed.submissionId + "' }"))
+                .containsEntry("stuck", "FINAL_UNCONFIRMED");
+        assertThat(backend.getList("days.day")).contains(ago(12).toString().substring(0, 10));
+        assertThat(backend.getInt("gpu_pods.running")).isGreaterThanOrEqualTo(0);
+
+        operator().get("/api/stuck").then().statusCode(200)
+                .body("find { it.submission_id == '" + noJob.submissionId + "' }.stuck", equalTo("NO_JOB"));
+        JsonPath letters = operator().get("/api/dead-letters/submission-events").then().statusCode(200).extract()
+                .jsonPath();
+        assertThat(letters.getList("reason")).containsExactlyInAnyOrder("malformed-missing-field",
+                "malformed-missing-field", "evalai-rejected");
+        assertThat(letters.getList("source_queue")).containsOnly("submission-events");
+        // Looking hid nothing: every message is still there for a redrive.
+        operator().get("/api/dead-letters/submission-events").then().body("size()", equalTo(3));
+        operator().get("/api/dead-letters/no-such-queue").then().statusCode(409);
+    }
+
+    @Test
+    void gpuPodsCountRunningAndPendingPodsWithTheirGpus() {
+        String team = "Gpu Team " + System.nanoTime();
+        var a = GivenSubmission.random(team);
+        int running = operator().get("/api/backend").then().extract().path("gpu_pods.running");
+        int gpusPending = operator().get("/api/backend").then().extract().path("gpu_pods.gpus_pending");
+        GivenCluster.pod(stack, "gpu-" + a.submissionId + "-r1", a.submissionId, "Running", ago(5), 1, List.of());
+        GivenCluster.pod(stack, "gpu-" + a.submissionId + "-r2", a.submissionId, "Pending", null, 1, List.of());
+
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            JsonPath backend = operator().get("/api/backend").then().extract().jsonPath();
+            assertThat(backend.getInt("gpu_pods.running")).isEqualTo(running + 1);
+            assertThat(backend.getInt("gpu_pods.gpus_pending")).isEqualTo(gpusPending + 2);
+        });
+    }
+
+    private void deadLetter(String queue, String reason, String error) {
+        stack.sqs().sendMessage(r -> r.queueUrl(stack.deadLetterQueueUrl(queue)).messageBody("{\"broken\":true}")
+                .messageAttributes(Map.of("dead-letter-reason", text(reason), "dead-letter-error", text(error),
+                        "source-queue", text(queue), "receive-count", text("1"))));
+    }
+
+    static MessageAttributeValue text(String value) {
+        return MessageAttributeValue.builder().dataType("String").stringValue(value).build();
+    }
+
+    private static List<String> ids(Map<String, String> filters) {
+        return operator().queryParams(filters).get("/api/submissions").then().statusCode(200).extract().jsonPath()
+                .getList("submissions.submission_id", String.class);
+    }
+
+    private static Map<String, Object> row(JsonPath list, String submissionId) {
+        return list.getMap("submissions.find { it.submission_id == '" + submissionId + "' }");
+    }
+}

@@ -1,0 +1,79 @@
+package org.carla.leaderboard.console;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.carla.leaderboard.domain.pod.JobLabels;
+import org.carla.leaderboard.localstack.RunningStack;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+
+/**
+ * A submission's Job and pod in the stack's API server, as job-launcher and the kubelet leave them (labels, and a
+ * status written through {@code /status}), in the console's test namespace, which no Job runner watches.
+ */
+final class GivenCluster {
+
+    static final String NAMESPACE = "ops-tests";
+
+    private GivenCluster() {
+    }
+
+    static void job(RunningStack stack, String name, String submissionId, int run, String condition, Instant endedAt) {
+        var labels = Map.of(JobLabels.MANAGED_BY, JobLabels.LAUNCHER, JobLabels.SUBMISSION_ID, submissionId,
+                JobLabels.RUN, Integer.toString(run));
+        var job = new JobBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE).withLabels(labels)
+                .endMetadata().withNewSpec().withNewTemplate().withNewSpec().withRestartPolicy("OnFailure")
+                .addNewContainer().withName("logcopy").withImage("carla-leaderboard/pod-runtime:latest").endContainer()
+                .endSpec().endTemplate().endSpec().build();
+        var client = stack.kubernetes().batch().v1().jobs().inNamespace(NAMESPACE);
+        var created = client.resource(job).create();
+        if (condition != null) {
+            created.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder().addNewCondition()
+                    .withType(condition).withStatus("True").withLastTransitionTime(endedAt.toString()).endCondition()
+                    .withCompletionTime(endedAt.toString()).build());
+            client.resource(created).updateStatus();
+        }
+    }
+
+    static void pod(RunningStack stack, String jobName, String submissionId, String phase, Instant startedAt,
+            int gpusPerWorker, List<ContainerStatus> containers) {
+        var labels = Map.of(JobLabels.SUBMISSION_ID, submissionId, JobLabels.JOB_NAME, jobName, "job-name", jobName);
+        var pod = new PodBuilder().withNewMetadata().withName(jobName + "-abcde").withNamespace(NAMESPACE)
+                .withLabels(labels).endMetadata().withNewSpec()
+                .addToContainers(worker("simulator-1", gpusPerWorker), worker("agent-1", 0),
+                        worker("simulator-2", gpusPerWorker), worker("agent-2", 0))
+                .endSpec().build();
+        var client = stack.kubernetes().pods().inNamespace(NAMESPACE);
+        var created = client.resource(pod).create();
+        created.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase(phase)
+                .withStartTime(startedAt == null ? null : startedAt.toString()).withContainerStatuses(containers)
+                .build());
+        client.resource(created).updateStatus();
+    }
+
+    static ContainerStatus running(String name, int restarts, Instant since) {
+        return new ContainerStatusBuilder().withName(name).withRestartCount(restarts).withNewState().withNewRunning()
+                .withStartedAt(since.toString()).endRunning().endState().build();
+    }
+
+    static ContainerStatus backingOff(String name, int restarts) {
+        return new ContainerStatusBuilder().withName(name).withRestartCount(restarts).withNewState().withNewWaiting()
+                .withReason("CrashLoopBackOff").endWaiting().endState().build();
+    }
+
+    private static io.fabric8.kubernetes.api.model.Container worker(String name, int gpus) {
+        var container = new ContainerBuilder().withName(name).withImage("registry.local/x:1");
+        if (gpus > 0) {
+            container.withNewResources().addToLimits("nvidia.com/gpu", new Quantity(Integer.toString(gpus)))
+                    .endResources();
+        }
+        return container.build();
+    }
+}

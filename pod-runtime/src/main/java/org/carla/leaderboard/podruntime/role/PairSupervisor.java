@@ -1,0 +1,146 @@
+package org.carla.leaderboard.podruntime.role;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.domain.status.StatusFiles.Role;
+import org.carla.leaderboard.podruntime.ExitCodes;
+import org.carla.leaderboard.podruntime.role.PairPolicy.Step;
+import org.carla.leaderboard.podruntime.role.PairPolicy.Verdict;
+import org.carla.leaderboard.podruntime.supervisor.DecisionLog;
+import org.carla.leaderboard.podruntime.supervisor.PartnerWait;
+import org.carla.leaderboard.podruntime.supervisor.PostWriter;
+import org.carla.leaderboard.podruntime.supervisor.Runner;
+import org.carla.leaderboard.podruntime.supervisor.RunningChild;
+import org.carla.leaderboard.podruntime.supervisor.TerminationSignal;
+import org.carla.leaderboard.podruntime.supervisor.Waiter;
+
+/**
+ * One container of a worker pair under the container protocol (SYSTEM.md), as Tekton's {@code Entrypointer}: waits
+ * for what the role needs, runs the child, watches the status files, and writes the status file that tells the partner
+ * how the attempt ended, then waits (bounded) for the partner's answer. The same for both roles, whatever happens:
+ * SIGTERM stops the child and exits 143 with no status file; {@code simulation.cancel} stops it and exits 0 with none.
+ * The role's {@link PairPolicy} says the rest.
+ */
+public final class PairSupervisor {
+
+    static final String CANCELLED = "the submission is cancelled (" + StatusFiles.SIMULATION_CANCEL + ")";
+
+    /** The parts it runs on: Tekton's waiter, post writer and runner, the stop request, and the time. */
+    public record Parts(Waiter waiter, PostWriter post, Runner runner, TerminationSignal termination, Clock clock) {
+    }
+
+    private final Role role;
+    private final int pair;
+    private final Duration partnerWait;
+    private final Duration stopGrace;
+    private final Parts parts;
+
+    public PairSupervisor(Role role, PairSettings settings, Parts parts) {
+        this.role = role;
+        this.pair = settings.pair();
+        this.partnerWait = settings.partnerWait();
+        this.stopGrace = settings.stopGrace();
+        this.parts = parts;
+    }
+
+    /** Runs one attempt of the container; its exit code. */
+    public int run(PairPolicy policy) throws InterruptedException {
+        int k = StatusFiles.crashCount(parts.waiter().present(), role, pair);
+        PairStatus status = new PairStatus(role, pair, k);
+        Attempt attempt = new Attempt(status, new DecisionLog(status.container(), k + 1), parts.clock());
+
+        Step before = watch(attempt, policy, null, () -> policy.beforeStart(attempt));
+        if (!(before instanceof Step.Proceed)) {
+            return finish(attempt, policy, null, before);
+        }
+        PairPolicy.Start start = policy.start(attempt);
+        RunningChild child;
+        try {
+            child = parts.runner().start(start.spec());
+        } catch (IOException e) {
+            return end(attempt, policy, null, policy.couldNotStart(attempt, policy.child() + " could not start: "
+                    + e.getMessage()));
+        }
+        attempt.log().decide("started " + policy.child() + ", pid " + child.pid() + start.detail(), start.reason());
+        return finish(attempt, policy, child, watch(attempt, policy, child, () -> policy.whileRunning(attempt, child)));
+    }
+
+    private int finish(Attempt attempt, PairPolicy policy, RunningChild child, Step step) throws InterruptedException {
+        if (step instanceof Step.End end) {
+            return end(attempt, policy, child, end);
+        }
+        if (step instanceof Step.Exit exit) {
+            return exit.code();
+        }
+        throw new IllegalStateException(policy.child() + ": " + step + " once the child runs");
+    }
+
+    /**
+     * Looks at the status files at every change until the policy's watch decides, or a stop request (exit 143) or the
+     * cancel file (exit 0) ends the attempt first; the child, if one runs, is stopped then. The watch is asked for
+     * only after the first look, so an attempt cancelled already does nothing of its role.
+     */
+    private Step watch(Attempt attempt, PairPolicy policy, RunningChild child, Supplier<PairPolicy.Watch> policyWatch)
+            throws InterruptedException {
+        String stopped = child == null ? "" : "stopped " + policy.child() + ", ";
+        PairPolicy.Watch watch = null;
+        while (true) {
+            Set<String> present = parts.waiter().present();
+            Optional<String> signal = parts.termination().received();
+            if (signal.isPresent()) {
+                stop(child);
+                attempt.log().decide(stopped + "exit " + ExitCodes.TERMINATED, signal.get() + " received");
+                return new Step.Exit(ExitCodes.TERMINATED);
+            }
+            if (attempt.status().cancelled(present)) {
+                stop(child);
+                attempt.log().decide(stopped + "exit " + ExitCodes.CANCELLED
+                        + (child == null ? " without starting " + policy.child() : ""), CANCELLED);
+                return new Step.Exit(ExitCodes.CANCELLED);
+            }
+            if (watch == null) {
+                watch = policyWatch.get();
+            }
+            Step step = watch.next(present);
+            if (!(step instanceof Step.Wait wait)) {
+                return step;
+            }
+            parts.waiter().awaitChange(wait.atMost());
+        }
+    }
+
+    /** Writes the status file of the verdict and, when the verdict asks, waits (bounded) for the partner's answer. */
+    private int end(Attempt attempt, PairPolicy policy, RunningChild child, Step.End end) throws InterruptedException {
+        boolean stopping = child != null && end.stopChild();
+        if (stopping) {
+            stop(child);
+        }
+        Verdict verdict = end.verdict().get();
+        PairStatus status = attempt.status();
+        String file = verdict.done() ? status.ownDone() : status.ownCrash();
+        int exit = verdict.done() ? ExitCodes.DONE : ExitCodes.CRASHED;
+        parts.post().post(file);
+        attempt.log().decide((stopping ? "stopped " + policy.child() + ", " : "") + "wrote " + file
+                + (verdict.awaitPartner() ? "" : ", exit " + exit)
+                + (child == null ? " without starting " + policy.child() : ""), end.reason() + verdict.detail());
+        if (verdict.awaitPartner()) {
+            String answer = new PartnerWait(parts.waiter(), parts.termination(), parts.clock(), attempt.log())
+                    .await(status.partnerContainer() + "'s status file", partnerWait, status::partnerAnswer)
+                    .map(a -> "partner answered: " + a).orElse("no answer from " + status.partnerContainer());
+            attempt.log().decide("exit " + exit, answer);
+        }
+        return exit;
+    }
+
+    private void stop(RunningChild child) {
+        if (child != null) {
+            child.stop(stopGrace);
+        }
+    }
+}
