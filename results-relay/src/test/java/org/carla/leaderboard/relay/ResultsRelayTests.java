@@ -2,9 +2,11 @@ package org.carla.leaderboard.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.assertj.core.api.Assertions.within;
 import static org.hamcrest.Matchers.is;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -104,6 +106,30 @@ class ResultsRelayTests {
         assertThat(onEvalAi.stderr().length()).isLessThan(20_000);
         assertThat(onEvalAi.stdout()).isEqualTo(given.stdout()).contains("Completed 1 out of the 2 routes");
         assertThat(given.recordStatus()).isEqualTo("FAILED");
+    }
+
+    @Test
+    void eachRunsGpuHoursAreAddedToTheRecordAndShownInTheMetadata() {
+        var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of());
+        // Run 1: both pairs of the g5.12xlarge (4 GPUs, 2 per pair) ran the Job's 600 s: 4 x 600 s = 0.667 GPU-hours.
+        given.send(given.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded", List.of()));
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        assertThat(Double.parseDouble(given.record().get("gpu_hours").n())).isCloseTo(0.6667, within(0.001));
+        stack.evalAi().resume(given.pk());
+        given.resumed().results(RESULTS).allDone();
+
+        // Run 2: pair 1 ended after 300 s, pair 2 with the Job after 600 s: 2 x 300 + 2 x 600 = 0.5 GPU-hours.
+        var finished = given.jobFinished(JobFinished.Outcome.SUCCEEDED, null, List.of());
+        Instant pairOneEnd = finished.startedAt().plusSeconds(300);
+        given.send(given.jobFinished(JobFinished.Outcome.SUCCEEDED, null, List.of(
+                new ContainerOutcome("agent-1", 0, 0, "Completed", pairOneEnd),
+                new ContainerOutcome("simulator-1", 0, 0, "Completed", pairOneEnd.minusSeconds(5))),
+                finished.finishedAt()));
+
+        await().atMost(PATIENCE).until(() -> "finished".equals(given.onEvalAi().status()));
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        assertThat(Double.parseDouble(given.record().get("gpu_hours").n())).isCloseTo(1.1667, within(0.001));
+        assertThat(given.onEvalAi().metadata()).contains("\"gpu_hours\":{\"run\":2,\"this_run\":0.5,\"all_runs\":1.167}");
     }
 
     @Test

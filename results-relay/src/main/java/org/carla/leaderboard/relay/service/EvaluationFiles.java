@@ -7,6 +7,7 @@ import java.util.OptionalInt;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.results.ResultsJson;
@@ -31,6 +32,8 @@ import com.fasterxml.jackson.databind.node.TextNode;
 class EvaluationFiles {
 
     private static final Logger LOG = Logger.getLogger(EvaluationFiles.class);
+    /** The metadata's key of the GPU-hours, as the record's attribute. */
+    static final String GPU_HOURS = SubmissionTable.GPU_HOURS;
 
     private final SubmissionFiles files;
     private final long maxBytes;
@@ -63,6 +66,21 @@ class EvaluationFiles {
         Map<String, String> texts = EvalAiFiles.texts(ResultsJson.write(shown));
         return new Evaluation(texts.get(EvalAiFiles.RESULTS), texts.get(EvalAiFiles.STDOUT), stderr,
                 metadata(texts.get(EvalAiFiles.METADATA)));
+    }
+
+    /**
+     * A final update's files, the metadata with {@code gpu_hours}: {@code run}, {@code this_run} and
+     * {@code all_runs} (the submission's runs so far, this one included), rounded to 3 decimals.
+     */
+    Evaluation evaluation(CheckpointFile shown, String stderr, int run, double runGpuHours, double allRuns) {
+        var evaluation = evaluation(shown, stderr);
+        if (evaluation.metadata() instanceof ObjectNode metadata) {
+            var gpu = metadata.putObject(GPU_HOURS);
+            gpu.put("run", run);
+            gpu.put("this_run", Math.round(runGpuHours * 1000) / 1000.0);
+            gpu.put("all_runs", Math.round(allRuns * 1000) / 1000.0);
+        }
+        return evaluation;
     }
 
     /** {@code results.json} of a submission that produced none: every accuracy 0. */

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -12,9 +13,11 @@ import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.NotLaunched;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.record.GpuUsage;
 import org.carla.leaderboard.domain.results.Metric;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
+import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.relay.client.EvalAi;
 import org.carla.leaderboard.relay.client.Evaluation;
 import org.carla.leaderboard.relay.config.RelayConfig;
@@ -57,10 +60,12 @@ class FinalReports {
     private final RelayConfig.Confirm confirm;
     private final Duration lastReportWait;
     private final ObjectMapper mapper;
+    private final TrackCatalog catalog;
 
     FinalReports(SubmissionRecords records, SubmissionFiles files, EvaluationFiles evaluationFiles,
             FailureExplanation failures, Qualifiers qualifiers, EvalAi evalAi, RelayMetrics metrics,
-            RelayConfig config, ObjectMapper mapper) {
+            RelayConfig config, ObjectMapper mapper, TrackCatalog catalog) {
+        this.catalog = catalog;
         this.records = records;
         this.files = files;
         this.evaluationFiles = evaluationFiles;
@@ -77,11 +82,12 @@ class FinalReports {
         if (!record.isTerminal()) {
             awaitLastReport(record, event);
         }
-        report(record, event, destination, recorded -> composeFinished(record, event, destination, recorded));
+        report(record, event, destination, (current, recorded) -> composeFinished(current, event, destination,
+                recorded));
     }
 
     void notLaunched(SubmissionRecord record, NotLaunched event, Destination destination) {
-        report(record, event, destination, recorded -> composeNotLaunched(event, recorded));
+        report(record, event, destination, (current, recorded) -> composeNotLaunched(event, recorded));
     }
 
     /**
@@ -115,9 +121,9 @@ class FinalReports {
             LOG.infof("submission %d: run %d %s recorded but not confirmed by EvalAI; sending it again",
                     submission.submissionPk(), record.run(), record.status());
         }
-        var report = composer.compose(recorded);
+        var report = composer.compose(record, recorded);
         if (recorded.isEmpty() && !records.recordFinal(destination.table(), record, report.status(), endTime(event),
-                report.metrics(), report.failure(), Instant.now())) {
+                report.metrics(), report.failure(), report.gpuHours(), Instant.now())) {
             // Another event of the run made the record final in the meantime (or the run was superseded).
             var winner = records.find(destination.table(), record.teamId(), record.submissionId())
                     .filter(found -> found.run() == record.run() && found.isTerminal() && !found.finalSent());
@@ -127,7 +133,7 @@ class FinalReports {
                 metrics.dropped(event.type(), RelayMetrics.FINAL);
                 return;
             }
-            report = composer.compose(Optional.of(winner.get().status()));
+            report = composer.compose(winner.get(), Optional.of(winner.get().status()));
         }
         // The run is over: a cancel request left behind must not stop the next run's pod.
         files.withdrawCancel(destination.bucket(), record.submissionId());
@@ -149,7 +155,7 @@ class FinalReports {
         String stdout = (notAllowed ? NOT_ALLOWED : CANCELLED_BEFORE_LAUNCH) + "\n";
         String stderr = notAllowed ? NOT_ALLOWED + "\n" : "";
         return new FinalReport(status, new Evaluation(EvaluationFiles.noResults(), stdout, stderr,
-                mapper.createObjectNode()), allMetrics(Map.of()), null);
+                mapper.createObjectNode()), allMetrics(Map.of()), null, 0);
     }
 
     private FinalReport composeFinished(SubmissionRecord record, JobFinished event, Destination destination,
@@ -165,7 +171,10 @@ class FinalReports {
             stderr = failures.explain(event, destination.bucket(), destination.hidesLogs(), reason);
         }
         stderr += NotUploaded.notice(record.notUploaded());
-        var evaluation = evaluationFiles.evaluation(verdict.shown(), stderr);
+        double gpuHours = gpuHours(record, event);
+        // The record's GPU-hours hold this run's once its final status is recorded.
+        double allRuns = record.gpuHours() + (recorded.isPresent() ? 0 : gpuHours);
+        var evaluation = evaluationFiles.evaluation(verdict.shown(), stderr, record.run(), gpuHours, allRuns);
         var metricValues = allMetrics(EvaluationFiles.metrics(evaluation.result()));
         String qualifiesFor = null;
         var track = destination.track().filter(spec -> spec.qualifiesFor() != null);
@@ -175,7 +184,18 @@ class FinalReports {
                     evaluation.metadata());
             qualifiesFor = qualifier.passed() ? track.get().qualifiesFor() : null;
         }
-        return new FinalReport(status, evaluation, metricValues, qualifiesFor);
+        return new FinalReport(status, evaluation, metricValues, qualifiesFor, gpuHours);
+    }
+
+    /** The run's GPU-hours ({@link GpuUsage}); 0 when the record's instance type has no GPUs configured. */
+    private double gpuHours(SubmissionRecord record, JobFinished event) {
+        OptionalInt gpus = catalog.gpus(record.instanceType());
+        if (gpus.isEmpty()) {
+            LOG.warnf("submission %s: instance type '%s' has no GPUs configured (evaluation.instance-gpus);"
+                    + " its GPU-hours are not counted", record.submissionId(), record.instanceType());
+            return 0;
+        }
+        return GpuUsage.ofRun(event, gpus.getAsInt());
     }
 
     /** Every metric of the record, {@code null} (stored "-") where the results have none. */
@@ -224,14 +244,14 @@ class FinalReports {
         }
     }
 
-    /** The report of the run, with the status recorded already when there is one. */
+    /** The report of the run from its record as read, with the status recorded already when there is one. */
     @FunctionalInterface
     private interface Composer {
-        FinalReport compose(Optional<SubmissionStatus> recorded);
+        FinalReport compose(SubmissionRecord current, Optional<SubmissionStatus> recorded);
     }
 
     private record FinalReport(SubmissionStatus status, Evaluation evaluation, Map<String, Double> metrics,
-            String qualifiesFor) {
+            String qualifiesFor, double gpuHours) {
 
         /** What the record keeps of a failure: the first line of the participant's stderr. */
         String failure() {
