@@ -33,6 +33,21 @@ final class Exchanges {
         }
     }
 
+    /** DRF's {@code request.query_params}: the first value of each name, decoded; empty for no query. */
+    static Map<String, String> queryParams(String rawQuery) {
+        Map<String, String> params = new LinkedHashMap<>();
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return params;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int equals = pair.indexOf('=');
+            String key = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+            String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
+            params.putIfAbsent(key, value);
+        }
+        return params;
+    }
+
     /** DRF's {@code request.data}: a JSON object, or form fields (EvalAI's own worker sends form-encoded data). */
     static Map<String, Object> data(HttpExchange exchange, String body) {
         String type = exchange.getRequestHeaders().getFirst("Content-Type");
