@@ -1,9 +1,9 @@
 package org.carla.leaderboard.ingest.client;
 
 /**
- * EvalAI refused the request for a reason that is ours to fix (401 from a wrong token, 403): asking again at once is
- * pointless, but the submission must not be lost either, so the message goes back to the queue with the consumer's
- * back-off and reaches the dead-letter queue only after its receives are used up.
+ * EvalAI refused our host token (401, 403): ours to fix, not the message's fault. Asking again at once is pointless, but
+ * the submission must not be lost either, so the message goes back to the queue with the consumer's back-off
+ * ({@link org.carla.leaderboard.domain.evalai.EvalAiAnswer#REFUSED}).
  */
 public final class EvalAiRefusedException extends RuntimeException {
 

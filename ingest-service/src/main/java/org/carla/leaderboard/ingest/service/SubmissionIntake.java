@@ -18,6 +18,7 @@ import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.ingest.SubmissionRecord;
 import org.carla.leaderboard.ingest.client.EvalAiClient;
+import org.carla.leaderboard.ingest.client.EvalAiRejectedException;
 import org.carla.leaderboard.ingest.client.EvalAiSubmission;
 import org.carla.leaderboard.ingest.client.SubmissionNotFoundException;
 import org.carla.leaderboard.messaging.MessageHandler;
@@ -130,6 +131,8 @@ public class SubmissionIntake implements MessageHandler {
             return evalAi.submission(announced.submissionPk());
         } catch (SubmissionNotFoundException e) {
             throw new RejectedMessageException("submission-not-found", e.getMessage(), e);
+        } catch (EvalAiRejectedException e) {
+            throw new RejectedMessageException("evalai-rejected", e.getMessage(), e);
         }
     }
 

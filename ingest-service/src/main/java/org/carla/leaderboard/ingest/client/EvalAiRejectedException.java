@@ -1,0 +1,19 @@
+package org.carla.leaderboard.ingest.client;
+
+/**
+ * EvalAI rejected the request as it is (a 4xx other than 401, 403, 404, 408, 429): asking again will not help, so the
+ * message is dead-lettered ({@link org.carla.leaderboard.domain.evalai.EvalAiAnswer#REJECTED}).
+ */
+public class EvalAiRejectedException extends RuntimeException {
+
+    private final int status;
+
+    public EvalAiRejectedException(int status, String message) {
+        super(message);
+        this.status = status;
+    }
+
+    public int status() {
+        return status;
+    }
+}
