@@ -1,7 +1,10 @@
 package org.carla.leaderboard.relay.client;
 
-/** EvalAI refused the request (4xx other than 408/429): sending it again will not help. */
-public class EvalAiRejectedException extends RuntimeException {
+/**
+ * EvalAI rejected the request as it is (a 4xx other than 401, 403, 408, 429): sending it again will not help, so the
+ * message is dead-lettered ({@link org.carla.leaderboard.domain.evalai.EvalAiAnswer#REJECTED}).
+ */
+public final class EvalAiRejectedException extends RuntimeException {
 
     private final int status;
 

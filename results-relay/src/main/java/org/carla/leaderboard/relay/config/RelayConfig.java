@@ -7,13 +7,14 @@ import org.carla.leaderboard.messaging.ConsumerOptions;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** How the relay consumes {@code submission-events}, confirms final statuses and tails failed containers' logs. */
+/**
+ * How the relay consumes its queues, waits for logcopy's last report, reads the merged results and tails failed
+ * containers' logs.
+ */
 @ConfigMapping(prefix = "relay")
 public interface RelayConfig {
 
     Consumer consumer();
-
-    Confirm confirm();
 
     LogTail logTail();
 
@@ -50,16 +51,6 @@ public interface RelayConfig {
             return new ConsumerOptions(maxInFlight(), waitTime(), visibilityTimeout(), maxReceives(), retryBackoff(),
                     maxRetryBackoff());
         }
-    }
-
-    /** Re-reading a submission after its final update until EvalAI shows the new status. */
-    interface Confirm {
-        @WithDefault("5")
-        int tries();
-
-        /** Wait before the second read; doubles for every further read. */
-        @WithDefault("1s")
-        Duration firstBackoff();
     }
 
     /** The merged checkpoint the relay reads of each run. */

@@ -3,7 +3,7 @@ package org.carla.leaderboard.relay.health;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.track.TrackCatalog;
-import org.carla.leaderboard.relay.client.EvalAi;
+import org.carla.leaderboard.relay.client.EvalAiClient;
 import org.carla.leaderboard.relay.service.EventConsumer;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -20,9 +20,9 @@ public class RelayReadiness implements HealthCheck {
     private final EventConsumer consumer;
     private final SubmissionRecords records;
     private final TrackCatalog catalog;
-    private final EvalAi evalAi;
+    private final EvalAiClient evalAi;
 
-    RelayReadiness(EventConsumer consumer, SubmissionRecords records, TrackCatalog catalog, EvalAi evalAi) {
+    RelayReadiness(EventConsumer consumer, SubmissionRecords records, TrackCatalog catalog, EvalAiClient evalAi) {
         this.consumer = consumer;
         this.records = records;
         this.catalog = catalog;

@@ -15,10 +15,9 @@ import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.record.GpuUsage;
 import org.carla.leaderboard.domain.results.Metric;
-import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.domain.track.TrackCatalog;
-import org.carla.leaderboard.relay.client.EvalAi;
+import org.carla.leaderboard.relay.client.EvalAiClient;
 import org.carla.leaderboard.relay.client.Evaluation;
 import org.carla.leaderboard.relay.config.RelayConfig;
 import org.carla.leaderboard.relay.store.Qualifiers;
@@ -55,15 +54,14 @@ class FinalReports {
     private final EvaluationFiles evaluationFiles;
     private final FailureExplanation failures;
     private final Qualifiers qualifiers;
-    private final EvalAi evalAi;
+    private final EvalAiClient evalAi;
     private final RelayMetrics metrics;
-    private final RelayConfig.Confirm confirm;
     private final Duration lastReportWait;
     private final ObjectMapper mapper;
     private final TrackCatalog catalog;
 
     FinalReports(SubmissionRecords records, SubmissionFiles files, EvaluationFiles evaluationFiles,
-            FailureExplanation failures, Qualifiers qualifiers, EvalAi evalAi, RelayMetrics metrics,
+            FailureExplanation failures, Qualifiers qualifiers, EvalAiClient evalAi, RelayMetrics metrics,
             RelayConfig config, ObjectMapper mapper, TrackCatalog catalog) {
         this.catalog = catalog;
         this.records = records;
@@ -73,7 +71,6 @@ class FinalReports {
         this.qualifiers = qualifiers;
         this.evalAi = evalAi;
         this.metrics = metrics;
-        this.confirm = config.confirm();
         this.lastReportWait = config.lastReportWait();
         this.mapper = mapper;
     }
@@ -214,34 +211,10 @@ class FinalReports {
         return event.at();
     }
 
-    /** Sends the final status, then polls EvalAI, with back-off, until it shows it; bounded by the configured tries. */
+    /** Sends the final status, then reads the submission until EvalAI shows it ({@link EvalAiClient#awaitShown}). */
     private void sendAndConfirm(SubmissionIdentity submission, SubmissionStatus status, Evaluation evaluation) {
         evalAi.sendFinal(submission, status, evaluation);
-        Duration wait = confirm.firstBackoff();
-        EvalAiStatus expected = EvalAiStatus.valueOf(status.name());
-        for (int read = 1;; read++) {
-            EvalAiStatus shown = evalAi.status(submission);
-            if (shown == expected) {
-                return;
-            }
-            if (read >= confirm.tries()) {
-                throw new IllegalStateException("EvalAI still shows submission " + submission.submissionPk() + " "
-                        + shown.value() + " after " + read + " reads, expected " + expected.value());
-            }
-            LOG.debugf("submission %d: EvalAI shows %s, expected %s; reading again in %d ms",
-                    submission.submissionPk(), shown.value(), expected.value(), wait.toMillis());
-            pause(wait);
-            wait = wait.multipliedBy(2);
-        }
-    }
-
-    private static void pause(Duration wait) {
-        try {
-            Thread.sleep(wait.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for EvalAI", e);
-        }
+        evalAi.awaitShown(submission, status);
     }
 
     /** The report of the run from its record as read, with the status recorded already when there is one. */

@@ -12,7 +12,7 @@ import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
-import org.carla.leaderboard.relay.client.EvalAi;
+import org.carla.leaderboard.relay.client.EvalAiClient;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
@@ -32,10 +32,10 @@ class RunningReports {
     private final SubmissionRecords records;
     private final EvaluationFiles evaluationFiles;
     private final CancelRequests cancels;
-    private final EvalAi evalAi;
+    private final EvalAiClient evalAi;
     private final RelayMetrics metrics;
 
-    RunningReports(SubmissionRecords records, EvaluationFiles evaluationFiles, CancelRequests cancels, EvalAi evalAi,
+    RunningReports(SubmissionRecords records, EvaluationFiles evaluationFiles, CancelRequests cancels, EvalAiClient evalAi,
             RelayMetrics metrics) {
         this.records = records;
         this.evaluationFiles = evaluationFiles;
