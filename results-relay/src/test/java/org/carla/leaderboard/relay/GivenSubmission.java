@@ -108,6 +108,23 @@ final class GivenSubmission {
         return this;
     }
 
+    /** job-launcher created the run's Job; its pod waits for capacity (the record as the launcher writes it). */
+    GivenSubmission pending() {
+        stack.dynamoDb().updateItem(r -> r.tableName(table).key(key())
+                .updateExpression("SET #status = :pending, #launched = :run, #job = :job")
+                .expressionAttributeNames(Map.of("#status", SubmissionTable.STATUS,
+                        "#launched", SubmissionTable.LAUNCHED_RUN, "#job", SubmissionTable.JOB_NAME))
+                .expressionAttributeValues(Map.of(":pending", AttributeValue.fromS("PENDING"),
+                        ":run", AttributeValue.fromN(Integer.toString(run)), ":job", AttributeValue.fromS(jobName()))));
+        return this;
+    }
+
+    /** Whether the cancel control object is in the bucket. */
+    boolean cancelControl() {
+        return stack.s3().listObjectsV2(r -> r.bucket(bucket).prefix(SubmissionLayout.cancelControl(id())))
+                .keyCount() > 0;
+    }
+
     /** The Job of the current run, as job-launcher names it. */
     String jobName() {
         return "team-" + identity.teamId() + "-" + identity.track().toLowerCase(Locale.ROOT).replace('_', '-') + "-"

@@ -20,6 +20,8 @@ public interface RelayConfig {
 
     Results results();
 
+    CancelCheck cancelCheck();
+
     /**
      * How long after its Job ended a run's final report waits for logcopy's last report (its ending and what it could
      * not upload), which travels on another queue.
@@ -51,6 +53,13 @@ public interface RelayConfig {
             return new ConsumerOptions(maxInFlight(), waitTime(), visibilityTimeout(), maxReceives(), retryBackoff(),
                     maxRetryBackoff());
         }
+    }
+
+    /** How often every run not over is checked for a cancel on EvalAI. */
+    interface CancelCheck {
+        /** A duration ({@code 60s}); {@code off} disables the scheduled check (the tests run it themselves). */
+        @WithDefault("60s")
+        String every();
     }
 
     /** The merged checkpoint the relay reads of each run. */

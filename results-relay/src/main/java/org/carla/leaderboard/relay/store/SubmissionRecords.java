@@ -78,6 +78,31 @@ public class SubmissionRecords {
     }
 
     /**
+     * Every record whose run is not over (SUBMITTED, PENDING, RUNNING), found through the table's index by status
+     * ({@link SubmissionTable#STATUS_INDEX}): a query of each status, never a scan. The index is eventually
+     * consistent: whoever acts on a record found here reads it again first.
+     */
+    public List<SubmissionRecord> notOver(String table) {
+        var found = new java.util.ArrayList<SubmissionRecord>();
+        for (SubmissionStatus status : List.of(SubmissionStatus.SUBMITTED, SubmissionStatus.PENDING,
+                SubmissionStatus.RUNNING)) {
+            dynamoDb.queryPaginator(r -> r.tableName(table).indexName(SubmissionTable.STATUS_INDEX)
+                    .keyConditionExpression("#status = :status")
+                    .expressionAttributeNames(Map.of("#status", STATUS))
+                    .expressionAttributeValues(Map.of(":status", text(status.name()))))
+                    .items().forEach(item -> {
+                        try {
+                            long teamId = Long.parseLong(string(item, SubmissionTable.TEAM_ID));
+                            found.add(read(teamId, string(item, SubmissionTable.SUBMISSION_ID), item));
+                        } catch (RuntimeException e) {
+                            // A record this code cannot key (no numeric team id) is no submission it relays.
+                        }
+                    });
+        }
+        return found;
+    }
+
+    /**
      * The run's pod runs: RUNNING, {@code start_time} the pod's start, the Job's name, and the run's progress fields
      * cleared; only from SUBMITTED or PENDING, so a repeated {@code job-started} changes nothing.
      */
