@@ -250,15 +250,20 @@ class LocalRunIT {
     void everyContainerOfEveryJobHasItsLog() throws Exception {
         Path jobs = system.stack().workDir().resolve("kubernetes/jobs");
         for (SubmissionRun submission : run.runs()) {
-            Path job;
+            List<Path> runJobs;
             try (var folders = Files.list(jobs)) {
-                job = folders.filter(f -> f.getFileName().toString().endsWith("-" + submission.submissionId()))
-                        .findFirst().orElseThrow();
+                // One Job per run: <team>-<track>-<id>-r<run>.
+                runJobs = folders.filter(f -> f.getFileName().toString()
+                        .matches(".*-" + submission.submissionId() + "-r[0-9]+")).toList();
             }
-            for (String container : List.of("install-pod-runtime", "private-contents", "simulator-1", "agent-1",
-                    "logcopy")) {
-                assertThat(job.resolve("logs/" + container + ".log")).as(job.getFileName() + " " + container)
-                        .isNotEmptyFile();
+            assertThat(runJobs).as("the Jobs of submission %s", submission.submissionId())
+                    .hasSize(submission.scenario() == Scenario.RESUME ? 2 : 1);
+            for (Path job : runJobs) {
+                for (String container : List.of("install-pod-runtime", "private-contents", "simulator-1", "agent-1",
+                        "logcopy")) {
+                    assertThat(job.resolve("logs/" + container + ".log")).as(job.getFileName() + " " + container)
+                            .isNotEmptyFile();
+                }
             }
         }
     }

@@ -27,6 +27,10 @@ public final class KubernetesComponent implements StackComponent {
     static final String IMAGES_PREFIX = "local-stack.images.";
     /** Comma-separated env variables holding ports a pod listens on, shifted per pod (pods share the loopback). */
     static final String POD_PORT_VARIABLES = "local-stack.kubernetes.pod-port-variables";
+    /** How many pods requesting a GPU run at once (an integer, or {@code unlimited}, the default). */
+    static final String GPU_CAPACITY = "local-stack.kubernetes.gpu-capacity";
+    /** The extended resource a GPU pod requests (default {@code nvidia.com/gpu}). */
+    static final String GPU_RESOURCE = "local-stack.kubernetes.gpu-resource";
 
     private KubernetesApiServer server;
     private KubernetesClient client;
@@ -63,6 +67,14 @@ public final class KubernetesComponent implements StackComponent {
         String portVariables = context.settings().getOrDefault(POD_PORT_VARIABLES, "");
         options.podPortVariables(java.util.Arrays.stream(portVariables.split(",")).map(String::trim)
                 .filter(name -> !name.isEmpty()).toList());
+        String capacity = context.settings().getOrDefault(GPU_CAPACITY, "unlimited").trim();
+        try {
+            options.gpuCapacity(capacity.equals("unlimited") ? LocalJobRunnerOptions.UNLIMITED
+                    : Integer.parseInt(capacity));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(GPU_CAPACITY + " is a number of pods or unlimited, not " + capacity);
+        }
+        options.gpuResource(context.settings().getOrDefault(GPU_RESOURCE, LocalJobRunnerOptions.NVIDIA_GPU));
         runner = LocalJobRunner.start(options.build());
     }
 
@@ -72,6 +84,14 @@ public final class KubernetesComponent implements StackComponent {
             throw new IllegalStateException("kubernetes is not running");
         }
         return client;
+    }
+
+    /** The local Job runner: GPU capacity, killing a container as the OOM killer would, its pods' processes. */
+    public LocalJobRunner runner() {
+        if (runner == null) {
+            throw new IllegalStateException("kubernetes is not running");
+        }
+        return runner;
     }
 
     @Override

@@ -222,7 +222,10 @@ public final class LocalStack {
         private Path createWorkDir(boolean temporary) {
             try {
                 if (temporary) {
-                    return Files.createTempDirectory("local-stack-");
+                    Path created = Files.createTempDirectory("local-stack-");
+                    // Owner-only as created; containers the Job runner starts as other users must reach their volumes.
+                    Files.setAttribute(created, "unix:mode", 0711);
+                    return created;
                 }
                 return Files.createDirectories(workDir.toAbsolutePath());
             } catch (IOException e) {

@@ -23,6 +23,7 @@ import org.carla.leaderboard.localstack.aws.DynamoDbLocalServer;
 import org.carla.leaderboard.localstack.aws.ElasticMqServer;
 import org.carla.leaderboard.localstack.aws.S3ProxyServer;
 import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
+import org.carla.leaderboard.localstack.kubernetes.LocalJobRunner;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -105,6 +106,24 @@ public final class RunningStack implements AutoCloseable {
     /** A fabric8 client on the stack's Kubernetes API server, in the {@code submissions} namespace. */
     public KubernetesClient kubernetes() {
         return component(KubernetesComponent.NAME, KubernetesComponent.class).client();
+    }
+
+    /**
+     * A server to take down and bring back ({@code sqs}, {@code dynamodb}, {@code s3}): kill/start, freeze/thaw, each
+     * keeping its data and port. Fails clearly for a component that is not running or not such a server.
+     */
+    public LocalServer server(String name) {
+        StackComponent component = component(name, StackComponent.class);
+        if (!(component instanceof LocalServer server)) {
+            throw new IllegalArgumentException("'" + name + "' cannot be taken down and brought back; servers: sqs, "
+                    + "dynamodb, s3 (the EvalAI stand-in has faults of its own: evalAi().failFor(...), ...)");
+        }
+        return server;
+    }
+
+    /** The local Job runner of the {@code kubernetes} component: {@code gpuCapacity(n)}, {@code killContainer(...)}. */
+    public LocalJobRunner jobRunner() {
+        return component(KubernetesComponent.NAME, KubernetesComponent.class).runner();
     }
 
     /** Every component's endpoints by name, in start order. */

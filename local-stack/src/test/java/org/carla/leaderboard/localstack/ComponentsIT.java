@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 
@@ -28,7 +29,8 @@ class ComponentsIT {
                 .components("evalai", "kubernetes")
                 .settings(Map.of(
                         "local-stack.images.tools.image", "registry.local/tools:.*",
-                        "local-stack.images.tools.entrypoint", "/usr/bin/env"))
+                        "local-stack.images.tools.entrypoint", "/usr/bin/env",
+                        "local-stack.kubernetes.gpu-capacity", "0"))
                 .start();
     }
 
@@ -80,5 +82,31 @@ class ComponentsIT {
         assertThat(Files.readString(log))
                 .contains("QUARKUS_SQS_ENDPOINT_OVERRIDE=" + stack.endpoints().get("sqs"))
                 .contains("QUARKUS_SQS_AWS_REGION=us-east-1");
+    }
+
+    @Test
+    void aGpuJobWaitsForTheCapacityTheSettingGivesAndRunsAsItsUser() throws Exception {
+        Job job = new JobBuilder().withNewMetadata().withName("gpu-user").endMetadata()
+                .withNewSpec().withBackoffLimit(0).withNewTemplate().withNewSpec().withRestartPolicy("OnFailure")
+                .addNewContainer().withName("tools").withImage("registry.local/tools:1").withCommand("id", "-u")
+                .withNewSecurityContext().withRunAsUser(1001L).endSecurityContext()
+                .withNewResources().addToLimits("nvidia.com/gpu", new Quantity("1")).endResources().endContainer()
+                .endSpec().endTemplate().endSpec().build();
+        stack.kubernetes().batch().v1().jobs().resource(job).create();
+        await().atMost(Duration.ofSeconds(60)).until(() -> stack.kubernetes().pods().withLabel("job-name", "gpu-user")
+                .list().getItems().stream().anyMatch(pod -> pod.getStatus() != null && pod.getStatus().getConditions()
+                        .stream().anyMatch(c -> "Unschedulable".equals(c.getReason()))));
+
+        stack.jobRunner().gpuCapacity(1);
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            var status = stack.kubernetes().batch().v1().jobs().withName("gpu-user").get().getStatus();
+            return status.getConditions() != null
+                    && status.getConditions().stream().anyMatch(c -> "Complete".equals(c.getType()));
+        });
+        String uid = Files.readString(stack.workDir().resolve("kubernetes/jobs/gpu-user/logs/tools.log")).trim();
+        // Root switches users (util-linux setpriv); anyone else runs containers as itself.
+        Object runner = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        assertThat(uid).isEqualTo(Integer.valueOf(0).equals(runner) ? "1001" : runner.toString());
     }
 }

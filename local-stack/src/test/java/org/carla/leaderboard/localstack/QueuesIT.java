@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
-import java.util.List;
 
+import org.carla.leaderboard.localstack.aws.ElasticMqServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
-/** ElasticMQ through the AWS SDK: the contract's queues, a round trip, dead-lettering after 5 receives. */
+/** ElasticMQ through the AWS SDK: the contract's queues, a round trip, dead-lettering after 200 receives. */
 class QueuesIT {
 
     static RunningStack stack;
@@ -29,8 +29,9 @@ class QueuesIT {
     }
 
     @Test
-    void everyContractQueueHasADeadLetterQueueAfterFiveReceives() {
-        for (String queue : List.of("submissions", "launch-requests", "submission-events")) {
+    void everyContractQueueHasADeadLetterQueueAfter200Receives() {
+        assertThat(LocalStack.QUEUES).contains("progress-reports");
+        for (String queue : LocalStack.QUEUES) {
             var attributes = stack.sqs().getQueueAttributes(r -> r.queueUrl(stack.queueUrl(queue))
                     .attributeNames(QueueAttributeName.REDRIVE_POLICY)).attributes();
             var deadLetterArn = stack.sqs().getQueueAttributes(r -> r.queueUrl(stack.deadLetterQueueUrl(queue))
@@ -38,7 +39,7 @@ class QueuesIT {
             assertThat(stack.deadLetterQueueUrl(queue)).endsWith("/" + queue + "-dlq");
             assertThat(attributes.get(QueueAttributeName.REDRIVE_POLICY))
                     .contains(deadLetterArn)
-                    .containsPattern("\"maxReceiveCount\"\\s*:\\s*\"?5\"?");
+                    .containsPattern("\"maxReceiveCount\"\\s*:\\s*\"?200\"?");
         }
         assertThat(stack.quarkusConfig())
                 .containsEntry("queues.submissions.url", stack.queueUrl("submissions"))
@@ -66,18 +67,18 @@ class QueuesIT {
     }
 
     @Test
-    void aMessageReceivedFiveTimesWithoutDeletionLandsInTheDeadLetterQueue() {
+    void aMessageReceived200TimesWithoutDeletionLandsInTheDeadLetterQueue() {
         String url = stack.queueUrl("launch-requests");
         stack.sqs().sendMessage(r -> r.queueUrl(url).messageBody("poison"));
 
         var receives = new ArrayList<Message>();
         // Visibility timeout 0: the message is visible again at once, as if every consumer had failed on it.
-        for (int attempt = 0; attempt < 8; attempt++) {
+        for (int attempt = 0; attempt < ElasticMqServer.MAX_RECEIVE_COUNT + 5; attempt++) {
             receives.addAll(stack.sqs().receiveMessage(r -> r.queueUrl(url).visibilityTimeout(0).waitTimeSeconds(1))
                     .messages());
         }
 
-        assertThat(receives).hasSize(5).extracting(Message::body).containsOnly("poison");
+        assertThat(receives).hasSize(200).extracting(Message::body).containsOnly("poison");
         var deadLetters = stack.sqs().receiveMessage(r -> r.queueUrl(stack.deadLetterQueueUrl("launch-requests"))
                 .waitTimeSeconds(5)).messages();
         assertThat(deadLetters).extracting(Message::body).containsExactly("poison");

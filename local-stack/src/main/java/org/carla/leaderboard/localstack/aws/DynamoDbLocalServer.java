@@ -1,6 +1,8 @@
 package org.carla.leaderboard.localstack.aws;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,8 +25,9 @@ import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
- * DynamoDB: DynamoDB Local in memory, one database whatever the client's credentials and region ({@code -sharedDb}),
- * with the submissions table of every configured leaderboard (with its index by status) and the qualifier table.
+ * DynamoDB: DynamoDB Local on a file in the work dir, one database whatever the client's credentials and region
+ * ({@code -sharedDb}), with the submissions table of every configured leaderboard (with its index by status) and the
+ * qualifier table.
  */
 public final class DynamoDbLocalServer extends LocalAwsServer {
 
@@ -39,13 +42,17 @@ public final class DynamoDbLocalServer extends LocalAwsServer {
     }
 
     @Override
-    List<String> command(StackContext context, int port) {
+    List<String> command(StackContext context, int port) throws IOException {
+        // A file, not -inMemory, so a killed server comes back with its tables; a stack starts empty.
+        var data = context.workDir().resolve("data");
+        Files.deleteIfExists(data.resolve("shared-local-instance.db"));
+        Files.createDirectories(data);
         var classPath = ServerClassPath.of("dynamodb-local", LAUNCHER);
         return ServerProcess.javaCommand(classPath,
                 List.of("-Dsqlite4java.library.path=" + classPath.nativeLibraryFolder(sqlitePlatform()),
                         "-Ddynamodb.local.bind-host=127.0.0.1"),
                 LAUNCHER,
-                List.of("-inMemory", "-sharedDb", "-disableTelemetry", "-port", Integer.toString(port)));
+                List.of("-dbPath", data.toString(), "-sharedDb", "-disableTelemetry", "-port", Integer.toString(port)));
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.carla.leaderboard.localstack.aws;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,15 +17,24 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * SQS: ElasticMQ, from a generated configuration, with every configured queue and its {@code <name>-dlq} created
- * through the SQS API, the queue's redrive policy sending a message to the dead-letter queue on its 6th receive.
+ * through the SQS API as a deployment creates them: the redrive policy moves a message to the dead-letter queue on
+ * its 201st receive, and both are created with a 14-day retention (ElasticMQ accepts the attribute and ignores it:
+ * it never expires a message).
  */
 public final class ElasticMqServer extends LocalAwsServer {
 
     public static final String NAME = "sqs";
     private static final String LAUNCHER = "org.carla.leaderboard.localstack.servers.elasticmq.ElasticMqLauncher";
-    /** The shared contract: a message received this many times without being deleted goes to the dead-letter queue. */
-    public static final int MAX_RECEIVE_COUNT = 5;
+    /**
+     * The shared contract: a message received this many times without being deleted goes to the dead-letter queue.
+     * Consumers never dead-letter a transient failure and back off up to a 15-minute visibility timeout, so 200
+     * receives ride out about 50 hours of a dependency's outage; the redrive is the safety net, not the rule.
+     */
+    public static final int MAX_RECEIVE_COUNT = 200;
+    /** How long both queues keep a message (SQS's maximum): longer than any outage the receive count rides out. */
+    public static final Duration RETENTION = Duration.ofDays(14);
     public static final String DEAD_LETTER_SUFFIX = "-dlq";
+    private static final String DATABASE = "messages";
 
     private final Map<String, String> queueUrls = new LinkedHashMap<>();
     private final Map<String, String> deadLetterQueueUrls = new LinkedHashMap<>();
@@ -37,13 +47,18 @@ public final class ElasticMqServer extends LocalAwsServer {
     @Override
     List<String> command(StackContext context, int port) throws Exception {
         var config = context.workDir().resolve("elasticmq.conf");
+        // Queues and messages in an H2 file, so a killed server comes back with what it held; a stack starts empty.
+        var database = context.workDir().resolve(DATABASE);
+        Files.deleteIfExists(database.resolveSibling(DATABASE + ".mv.db"));
+        Files.deleteIfExists(database.resolveSibling(DATABASE + ".trace.db"));
         Files.writeString(config, """
                 include classpath("application.conf")
                 node-address { protocol = "http", host = "127.0.0.1", port = %d, context-path = "" }
                 rest-sqs { enabled = true, bind-port = %d, bind-hostname = "127.0.0.1", sqs-limits = strict }
                 generate-node-address = false
                 aws { region = "%s", accountId = "000000000000" }
-                """.formatted(port, port, context.region()), StandardCharsets.UTF_8);
+                messages-storage { enabled = true, uri = "jdbc:h2:%s", prune-data-on-init = false }
+                """.formatted(port, port, context.region(), database), StandardCharsets.UTF_8);
         return ServerProcess.javaCommand(ServerClassPath.of("elasticmq", LAUNCHER),
                 List.of("-Dconfig.file=" + config),
                 LAUNCHER, List.of());
@@ -60,13 +75,16 @@ public final class ElasticMqServer extends LocalAwsServer {
     void provision(URI endpoint, StackContext context) {
         client = AwsClients.client(SqsClient.builder(), endpoint, context.credentials(), context.region());
         for (String queue : context.queues()) {
-            String deadLetterUrl = client.createQueue(r -> r.queueName(queue + DEAD_LETTER_SUFFIX)).queueUrl();
+            String retention = Long.toString(RETENTION.toSeconds());
+            String deadLetterUrl = client.createQueue(r -> r.queueName(queue + DEAD_LETTER_SUFFIX)
+                    .attributes(Map.of(QueueAttributeName.MESSAGE_RETENTION_PERIOD, retention))).queueUrl();
             String deadLetterArn = client.getQueueAttributes(r -> r.queueUrl(deadLetterUrl)
                     .attributeNames(QueueAttributeName.QUEUE_ARN)).attributes().get(QueueAttributeName.QUEUE_ARN);
             String redrivePolicy = "{\"deadLetterTargetArn\":\"" + deadLetterArn + "\",\"maxReceiveCount\":\""
                     + MAX_RECEIVE_COUNT + "\"}";
             String url = client.createQueue(r -> r.queueName(queue)
-                    .attributes(Map.of(QueueAttributeName.REDRIVE_POLICY, redrivePolicy))).queueUrl();
+                    .attributes(Map.of(QueueAttributeName.REDRIVE_POLICY, redrivePolicy,
+                            QueueAttributeName.MESSAGE_RETENTION_PERIOD, retention))).queueUrl();
             queueUrls.put(queue, url);
             deadLetterQueueUrls.put(queue, deadLetterUrl);
         }

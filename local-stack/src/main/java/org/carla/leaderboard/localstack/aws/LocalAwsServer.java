@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.carla.leaderboard.localstack.LocalServer;
 import org.carla.leaderboard.localstack.StackComponent;
 import org.carla.leaderboard.localstack.StackContext;
 import org.carla.leaderboard.localstack.process.FreePort;
@@ -17,9 +18,10 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
 /**
  * A local AWS server in a process of its own on 127.0.0.1: started on the configured port or a free one (another
  * free one if that was taken meanwhile), ready when a real API call succeeds, then provisioned. Subclasses say how to
- * start it, which call proves it ready, and what to create.
+ * start it (its data in files of the work dir, so that {@link #kill()} and {@link #start()} keep it), which call
+ * proves it ready, and what to create.
  */
-abstract class LocalAwsServer implements StackComponent {
+abstract class LocalAwsServer implements StackComponent, LocalServer {
 
     // Two shared cores and a cold JVM: ready within seconds usually, but never wait forever.
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
@@ -29,6 +31,7 @@ abstract class LocalAwsServer implements StackComponent {
     private ServerProcess process;
     private URI endpoint;
     private StackContext context;
+    private List<String> command;
 
     LocalAwsServer(String name) {
         this.name = name;
@@ -40,13 +43,13 @@ abstract class LocalAwsServer implements StackComponent {
     }
 
     @Override
-    public final void start(StackContext context) throws Exception {
+    public final synchronized void start(StackContext context) throws Exception {
         this.context = context;
         for (int attempt = 1; ; attempt++) {
             int port = context.port() != 0 ? context.port() : FreePort.onLoopback();
             URI candidate = URI.create("http://127.0.0.1:" + port);
-            process = ServerProcess.start(name, command(context, port), context.workDir(),
-                    context.workDir().resolve(name + ".log"));
+            command = command(context, port);
+            process = ServerProcess.start(name, command, context.workDir(), context.workDir().resolve(name + ".log"));
             try {
                 process.awaitReady(READY_TIMEOUT, () -> probeAnswer(candidate, context));
                 endpoint = candidate;
@@ -73,7 +76,52 @@ abstract class LocalAwsServer implements StackComponent {
         }
     }
 
-    /** The command line of the server process listening on 127.0.0.1:{@code port}. */
+    @Override
+    public synchronized void kill() {
+        running().kill();
+    }
+
+    /** The same command line as the first start: the same port, the same data files. */
+    @Override
+    public synchronized void start() {
+        if (running().isAlive()) {
+            return;
+        }
+        process = ServerProcess.start(name, command, context.workDir(), context.workDir().resolve(name + ".log"));
+        try {
+            process.awaitReady(READY_TIMEOUT, () -> probeAnswer(endpoint, context));
+        } catch (ServerStartException e) {
+            process.kill();
+            throw e;
+        }
+    }
+
+    @Override
+    public synchronized void freeze() {
+        running().freeze(true);
+    }
+
+    @Override
+    public synchronized void thaw() {
+        running().freeze(false);
+    }
+
+    @Override
+    public synchronized boolean isUp() {
+        return process != null && process.isAlive() && !process.isFrozen();
+    }
+
+    private ServerProcess running() {
+        if (process == null || endpoint == null) {
+            throw new IllegalStateException(name + " was never started");
+        }
+        return process;
+    }
+
+    /**
+     * The command line of the server process listening on 127.0.0.1:{@code port}, its data in the work dir; also
+     * the one a {@link #start()} after {@link #kill()} runs again. The first start begins with no data.
+     */
     abstract List<String> command(StackContext context, int port) throws Exception;
 
     /** One real request; throws while the server is not ready. */
@@ -115,7 +163,7 @@ abstract class LocalAwsServer implements StackComponent {
     }
 
     @Override
-    public List<ProcessHandle> processes() {
+    public synchronized List<ProcessHandle> processes() {
         return process == null ? List.of() : List.of(process.handle());
     }
 
@@ -131,7 +179,7 @@ abstract class LocalAwsServer implements StackComponent {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (process != null) {
             process.close();
         }

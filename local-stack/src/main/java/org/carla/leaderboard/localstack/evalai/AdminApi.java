@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,11 +29,13 @@ final class AdminApi implements HttpHandler {
     private final Submissions submissions;
     private final Faults faults;
     private final HostApi hostApi;
+    private final Consumer<Duration> refuseFor;
 
-    AdminApi(Submissions submissions, Faults faults, HostApi hostApi) {
+    AdminApi(Submissions submissions, Faults faults, HostApi hostApi, Consumer<Duration> refuseFor) {
         this.submissions = submissions;
         this.faults = faults;
         this.hostApi = hostApi;
+        this.refuseFor = refuseFor;
     }
 
     @Override
@@ -78,7 +81,21 @@ final class AdminApi implements HttpHandler {
                 if (data.containsKey("latency_millis")) {
                     faults.latency(Duration.ofMillis(number(data, "latency_millis")));
                 }
+                if (data.containsKey("throttle_for_seconds")) {
+                    faults.throttleFor(Duration.ofSeconds(number(data, "throttle_for_seconds")),
+                            Duration.ofSeconds(data.containsKey("retry_after_seconds")
+                                    ? number(data, "retry_after_seconds") : 60));
+                }
+                if (data.containsKey("hang_for_seconds")) {
+                    faults.hangFor(Duration.ofSeconds(number(data, "hang_for_seconds")));
+                }
+                Duration refuse = data.containsKey("refuse_for_seconds")
+                        ? Duration.ofSeconds(number(data, "refuse_for_seconds")) : null;
                 Exchanges.json(exchange, 200, Map.of("success", "faults set"));
+                if (refuse != null) {
+                    // After the answer: this very connection is one the outage closes.
+                    refuseFor.accept(refuse);
+                }
             } else if (path.equals(PREFIX + "/faults") && "DELETE".equals(method)) {
                 faults.clear();
                 Exchanges.json(exchange, 200, Map.of("success", "faults cleared"));

@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.jboss.logging.Logger;
 
@@ -24,34 +27,54 @@ public final class EvalAiStandIn implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(EvalAiStandIn.class);
 
-    private final HttpServer server;
     private final ExecutorService executor;
+    private final ScheduledExecutorService outage = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "evalai-standin-outage");
+        thread.setDaemon(true);
+        return thread;
+    });
     private final Submissions submissions;
     private final Faults faults = new Faults();
     private final HostApi hostApi;
+    private final AdminApi admin;
+    private final int port;
     private final String url;
     private final String token;
+    /** Null while connections are refused (an outage of the whole host). */
+    private HttpServer server;
+    private ScheduledFuture<?> reopening;
+    private boolean closed;
 
     private EvalAiStandIn(EvalAiOptions options) throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 50);
-        url = "http://127.0.0.1:" + server.getAddress().getPort();
         token = options.token();
         submissions = new Submissions(options);
-        hostApi = new HostApi(submissions, faults, options.token(), url);
-        AdminApi admin = new AdminApi(submissions, faults, hostApi);
-        server.createContext("/api/", hostApi);
-        server.createContext(AdminApi.PREFIX + "/", admin);
-        server.createContext("/media/", admin);
         // Threads of their own, so injected latency on one call does not hold up the others.
         executor = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "evalai-standin");
             thread.setDaemon(true);
             return thread;
         });
-        server.setExecutor(executor);
-        server.start();
+        server = listen(options.port());
+        port = server.getAddress().getPort();
+        url = "http://127.0.0.1:" + port;
+        hostApi = new HostApi(submissions, faults, options.token(), url);
+        admin = new AdminApi(submissions, faults, hostApi, this::refuseFor);
+        route(server);
         LOG.infof("EvalAI stand-in on %s (challenge %d, phases %s)", url, options.challengePk(),
                 options.phases().keySet());
+    }
+
+    private HttpServer listen(int onPort) throws IOException {
+        HttpServer created = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort), 50);
+        created.setExecutor(executor);
+        return created;
+    }
+
+    private void route(HttpServer listening) {
+        listening.createContext("/api/", hostApi);
+        listening.createContext(AdminApi.PREFIX + "/", admin);
+        listening.createContext("/media/", admin);
+        listening.start();
     }
 
     public static EvalAiStandIn start(EvalAiOptions options) {
@@ -76,7 +99,7 @@ public final class EvalAiStandIn implements AutoCloseable {
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return port;
     }
 
     /** The base URL of the host-side controls over HTTP. */
@@ -122,18 +145,81 @@ public final class EvalAiStandIn implements AutoCloseable {
         faults.failFor(duration, status);
     }
 
+    /** Every API call for {@code duration} from now is answered 429 with {@code Retry-After} (EvalAI's throttling). */
+    public void throttleFor(Duration duration, Duration retryAfter) {
+        faults.throttleFor(duration, retryAfter);
+    }
+
+    /**
+     * Every API call for {@code duration} from now gets no answer (recorded with status 0): the caller's own timeout
+     * fires; when the duration ends, the connection is closed unanswered.
+     */
+    public void hangFor(Duration duration) {
+        faults.hangFor(duration);
+    }
+
+    /**
+     * Stops listening for {@code duration}: every connection is refused, the host controls' URL included (use the
+     * Java API meanwhile); then it listens again on the same port with everything it held.
+     */
+    public synchronized void refuseFor(Duration duration) {
+        if (closed) {
+            throw new IllegalStateException("the EvalAI stand-in is closed");
+        }
+        if (server != null) {
+            server.stop(0);
+            server = null;
+        }
+        if (reopening != null) {
+            reopening.cancel(false);
+        }
+        reopening = outage.schedule(this::reopen, duration.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether it accepts connections (false during {@link #refuseFor}). */
+    public synchronized boolean listening() {
+        return server != null;
+    }
+
+    private synchronized void reopen() {
+        if (closed || server != null) {
+            return;
+        }
+        try {
+            HttpServer reopened = listen(port);
+            route(reopened);
+            server = reopened;
+        } catch (IOException e) {
+            // Taken meanwhile by another process: try again shortly, as a host coming back would.
+            LOG.warnf("EvalAI stand-in cannot listen on %d again yet: %s", port, e.getMessage());
+            reopening = outage.schedule(this::reopen, 200, TimeUnit.MILLISECONDS);
+        }
+    }
+
     /** Every API call waits {@code latency} before it is handled. */
     public void latency(Duration latency) {
         faults.latency(latency);
     }
 
+    /** Ends every fault, a refusal of connections included. */
     public void clearFaults() {
         faults.clear();
+        synchronized (this) {
+            if (reopening != null) {
+                reopening.cancel(false);
+            }
+            reopen();
+        }
     }
 
     @Override
-    public void close() {
-        server.stop(0);
+    public synchronized void close() {
+        closed = true;
+        outage.shutdownNow();
+        if (server != null) {
+            server.stop(0);
+            server = null;
+        }
         executor.shutdownNow();
     }
 

@@ -2,18 +2,27 @@ package org.carla.leaderboard.localstack.evalai;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.OptionalInt;
+import java.util.Optional;
 
 /**
  * What the stand-in's EvalAI API is told to suffer: the next N calls answered with a 5xx, every call answered with a
- * 5xx until some instant, and added latency on every call. Host-side controls and stored files are never affected.
+ * 5xx until some instant, every call throttled (429 with {@code Retry-After}) until some instant, every call left
+ * unanswered until some instant, and added latency on every call. Host-side controls and stored files are never
+ * affected. Refused connections are the server's business ({@link EvalAiStandIn#refuseFor}).
  */
 final class Faults {
+
+    /** How one call fails: its status, and the {@code Retry-After} of a 429. */
+    record Failure(int status, Duration retryAfter) {
+    }
 
     private int failNext;
     private int failNextStatus;
     private Instant failUntil = Instant.MIN;
     private int failUntilStatus;
+    private Instant throttleUntil = Instant.MIN;
+    private Duration retryAfter = Duration.ZERO;
+    private Instant hangUntil = Instant.MIN;
     private Duration latency = Duration.ZERO;
 
     synchronized void failNext(int calls, int status) {
@@ -28,6 +37,19 @@ final class Faults {
         failUntilStatus = status;
     }
 
+    synchronized void throttleFor(Duration duration, Duration retryAfterHeader) {
+        if (retryAfterHeader.isNegative()) {
+            throw new IllegalArgumentException("Retry-After must not be negative");
+        }
+        throttleUntil = Instant.now().plus(duration);
+        retryAfter = retryAfterHeader;
+    }
+
+    synchronized void hangFor(Duration duration) {
+        hangUntil = Instant.now().plus(duration);
+        notifyAll();
+    }
+
     synchronized void latency(Duration value) {
         if (value.isNegative()) {
             throw new IllegalArgumentException("latency must not be negative");
@@ -38,28 +60,47 @@ final class Faults {
     synchronized void clear() {
         failNext = 0;
         failUntil = Instant.MIN;
+        throttleUntil = Instant.MIN;
+        hangUntil = Instant.MIN;
         latency = Duration.ZERO;
+        notifyAll();
     }
 
     synchronized Duration latency() {
         return latency;
     }
 
-    /** The status to fail this call with, if a fault applies; counts the call against "fail next N". */
-    synchronized OptionalInt nextFailure() {
+    /** Whether a call arriving now gets no answer. */
+    synchronized boolean hanging() {
+        return Instant.now().isBefore(hangUntil);
+    }
+
+    /** Holds a hung call until the hang ends (or is cleared or shortened). */
+    synchronized void awaitHangEnd() throws InterruptedException {
+        for (Instant now = Instant.now(); now.isBefore(hangUntil); now = Instant.now()) {
+            wait(Math.max(1, Duration.between(now, hangUntil).toMillis()));
+        }
+    }
+
+    /** How to fail this call, if a fault applies; counts the call against "fail next N". */
+    synchronized Optional<Failure> nextFailure() {
         if (failNext > 0) {
             failNext--;
-            return OptionalInt.of(failNextStatus);
+            return Optional.of(new Failure(failNextStatus, Duration.ZERO));
         }
-        if (Instant.now().isBefore(failUntil)) {
-            return OptionalInt.of(failUntilStatus);
+        Instant now = Instant.now();
+        if (now.isBefore(failUntil)) {
+            return Optional.of(new Failure(failUntilStatus, Duration.ZERO));
         }
-        return OptionalInt.empty();
+        if (now.isBefore(throttleUntil)) {
+            return Optional.of(new Failure(429, retryAfter));
+        }
+        return Optional.empty();
     }
 
     private static void requireServerError(int status) {
         if (status < 500 || status > 599) {
-            throw new IllegalArgumentException("injected faults are 5xx statuses, not " + status);
+            throw new IllegalArgumentException("injected failures are 5xx statuses (429: throttleFor), not " + status);
         }
     }
 }

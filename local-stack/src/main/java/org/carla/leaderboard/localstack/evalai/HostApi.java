@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,6 +38,8 @@ final class HostApi implements HttpHandler {
     private final Faults faults;
     private final byte[] expectedAuthorization;
     private final String baseUrl;
+    /** The recorded status of a call left unanswered (a hang). */
+    static final int NO_ANSWER = 0;
     private final List<RecordedCall> calls = new CopyOnWriteArrayList<>();
 
     HostApi(Submissions submissions, Faults faults, String token, String baseUrl) {
@@ -60,13 +61,26 @@ final class HostApi implements HttpHandler {
         String body = "";
         int status;
         Object answer;
+        Faults.Failure failure = null;
         try {
             body = Exchanges.body(exchange);
             sleep(faults.latency());
-            OptionalInt failure = faults.nextFailure();
-            if (failure.isPresent()) {
-                status = failure.getAsInt();
-                answer = null;
+            if (faults.hanging()) {
+                // No answer: the caller's timeout fires first; when the hang ends the connection closes unanswered.
+                calls.add(new RecordedCall(method, query == null ? path : path + "?" + query, body, NO_ANSWER,
+                        Instant.now()));
+                try {
+                    faults.awaitHangEnd();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                exchange.close();
+                return;
+            }
+            failure = faults.nextFailure().orElse(null);
+            if (failure != null) {
+                status = failure.status();
+                answer = status == 429 ? Map.of("detail", throttled(failure.retryAfter())) : null;
             } else {
                 authenticate(exchange);
                 answer = route(method, path, query, Exchanges.data(exchange, body));
@@ -85,6 +99,9 @@ final class HostApi implements HttpHandler {
         }
         calls.add(new RecordedCall(method, query == null ? path : path + "?" + query, body, status, Instant.now()));
         LOG.debugf("EvalAI stand-in: %s %s -> %d", method, path, status);
+        if (status == 429 && failure != null) {
+            exchange.getResponseHeaders().set("Retry-After", Long.toString(failure.retryAfter().toSeconds()));
+        }
         if (answer == null) {
             // An injected fault looks like the proxy in front of EvalAI failing: an HTML page, not JSON.
             Exchanges.send(exchange, status, "text/html", ("<html><body><h1>" + status
@@ -146,6 +163,12 @@ final class HostApi implements HttpHandler {
         if (!List.of(allowed).contains(method)) {
             throw new EvalAiError(405, "detail", "Method \"" + method + "\" not allowed.");
         }
+    }
+
+    /** Django REST framework's throttled answer. */
+    private static String throttled(Duration retryAfter) {
+        long seconds = retryAfter.toSeconds();
+        return "Request was throttled. Expected available in " + seconds + (seconds == 1 ? " second." : " seconds.");
     }
 
     private static void sleep(Duration latency) {

@@ -13,6 +13,10 @@ final class ContainerRun {
     final boolean init;
     int restarts;
     volatile Process process;
+    /** The current run's {@link ContainerProcesses} id; null before the first start. */
+    volatile String runId;
+    /** Why the runner killed the current run (OOMKilled, Error), for its terminated state; null otherwise. */
+    String killReason;
     ContainerState state = waiting("PodInitializing", null);
     ContainerState lastState = new ContainerState();
     String startedAt;

@@ -3,6 +3,7 @@ package org.carla.leaderboard.localstack.kubernetes;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -10,14 +11,39 @@ import java.util.regex.Pattern;
  * against the whole image reference), the container paths of its programs mapped to local argv prefixes (e.g.
  * {@code /usr/local/bin/pod-runtime} → {@code [java, -jar, .../quarkus-run.jar]}), the image's default entrypoint
  * (used when a container has no {@code command}), its environment (the container's own env overrides it, as an
- * image's {@code ENV} is overridden in Kubernetes), and env that overrides the container's (the local endpoints and
- * credentials the real cluster would provide some other way).
+ * image's {@code ENV} is overridden in Kubernetes), env that overrides the container's (the local endpoints and
+ * credentials the real cluster would provide some other way), and the image's {@code USER} (uid and gid; empty is
+ * root), which a container without {@code runAsUser} runs as.
  */
 public record ImageProfile(Pattern imagePattern, Map<String, List<String>> commands, List<String> entrypoint,
-        Map<String, String> env, Map<String, String> overrideEnv) {
+        Map<String, String> env, Map<String, String> overrideEnv, Optional<User> user) {
+
+    /** An image's numeric {@code USER uid:gid}. */
+    public record User(long uid, long gid) {
+
+        public User {
+            if (uid < 0 || gid < 0) {
+                throw new IllegalArgumentException("uid and gid are not negative");
+            }
+        }
+
+        /** {@code uid} or {@code uid:gid} (gid defaults to 0, as for a uid the image's passwd does not know). */
+        public static User parse(String text) {
+            String[] parts = text.trim().split(":", -1);
+            try {
+                if (parts.length > 2) {
+                    throw new NumberFormatException();
+                }
+                return new User(Long.parseLong(parts[0]), parts.length == 2 ? Long.parseLong(parts[1]) : 0);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("an image user is uid or uid:gid (numbers), not " + text);
+            }
+        }
+    }
 
     public ImageProfile {
         Objects.requireNonNull(imagePattern, "imagePattern");
+        Objects.requireNonNull(user, "user");
         commands = Map.copyOf(commands);
         commands.values().forEach(argv -> {
             if (argv.isEmpty()) {
@@ -31,29 +57,34 @@ public record ImageProfile(Pattern imagePattern, Map<String, List<String>> comma
 
     /** A profile for images matching {@code imageRegex}, with nothing mapped yet. */
     public static ImageProfile forImages(String imageRegex) {
-        return new ImageProfile(Pattern.compile(imageRegex), Map.of(), List.of(), Map.of(), Map.of());
+        return new ImageProfile(Pattern.compile(imageRegex), Map.of(), List.of(), Map.of(), Map.of(), Optional.empty());
     }
 
     public ImageProfile withCommand(String containerPath, List<String> localArgv) {
         var copy = new java.util.HashMap<>(commands);
         copy.put(containerPath, List.copyOf(localArgv));
-        return new ImageProfile(imagePattern, copy, entrypoint, env, overrideEnv);
+        return new ImageProfile(imagePattern, copy, entrypoint, env, overrideEnv, user);
     }
 
     public ImageProfile withEntrypoint(List<String> argv) {
-        return new ImageProfile(imagePattern, commands, argv, env, overrideEnv);
+        return new ImageProfile(imagePattern, commands, argv, env, overrideEnv, user);
     }
 
     public ImageProfile withEnv(Map<String, String> imageEnv) {
         var copy = new java.util.HashMap<>(env);
         copy.putAll(imageEnv);
-        return new ImageProfile(imagePattern, commands, entrypoint, copy, overrideEnv);
+        return new ImageProfile(imagePattern, commands, entrypoint, copy, overrideEnv, user);
     }
 
     public ImageProfile withOverrideEnv(Map<String, String> forcedEnv) {
         var copy = new java.util.HashMap<>(overrideEnv);
         copy.putAll(forcedEnv);
-        return new ImageProfile(imagePattern, commands, entrypoint, env, copy);
+        return new ImageProfile(imagePattern, commands, entrypoint, env, copy, user);
+    }
+
+    /** The image's {@code USER}: what a container without {@code runAsUser} runs as (when the runner is root). */
+    public ImageProfile withUser(User imageUser) {
+        return new ImageProfile(imagePattern, commands, entrypoint, env, overrideEnv, Optional.of(imageUser));
     }
 
     public boolean matches(String image) {

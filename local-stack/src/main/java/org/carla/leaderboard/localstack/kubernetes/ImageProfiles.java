@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * &lt;prefix&gt;&lt;id&gt;.entrypoint=/bin/true
  * &lt;prefix&gt;&lt;id&gt;.env.NAME=value                                 (the image's ENV)
  * &lt;prefix&gt;&lt;id&gt;.override-env.NAME=value                        (wins over the container's env)
+ * &lt;prefix&gt;&lt;id&gt;.user=1000:1000                                 (the image's USER; default root)
  * </pre>
  * An argv is split on whitespace, or given as a JSON array of strings when an element holds a space.
  */
@@ -73,6 +74,8 @@ public final class ImageProfiles {
                 env.put(key.substring("env.".length()), value);
             } else if (key.startsWith("override-env.")) {
                 overrideEnv.put(key.substring("override-env.".length()), value);
+            } else if (key.equals("user")) {
+                profile = profile.withUser(ImageProfile.User.parse(value));
             } else if (!key.equals("image") && !key.equals("order")) {
                 throw new IllegalArgumentException("unknown image profile setting " + name + "." + key);
             }

@@ -47,10 +47,20 @@ final class JobStatusWriter {
                 && ("Complete".equals(condition.getType()) || "Failed".equals(condition.getType())));
     }
 
-    /** The Job has its pod: start time (kept when already set, e.g. after a runner restart) and one active pod. */
+    /**
+     * The Job is active with its pod: start time set now when unset, or reset now when the Job resumes from a
+     * suspension (condition {@code Suspended} turns False, {@code JobResumed}), else kept (a runner restart); one active
+     * pod.
+     */
     Job started(String jobName) {
         return updateJob(jobName, status -> {
-            if (status.getStartTime() == null) {
+            JobCondition suspended = condition(status, "Suspended");
+            if (suspended != null && "True".equals(suspended.getStatus())) {
+                String now = now();
+                replace(status, condition("Suspended", "JobResumed", "Job resumed", now, "False"));
+                // The controller's rule: activeDeadlineSeconds counts from the resume, never across a suspension.
+                status.setStartTime(now);
+            } else if (status.getStartTime() == null) {
                 status.setStartTime(now());
             }
             status.setActive(1);
@@ -58,6 +68,29 @@ final class JobStatusWriter {
             status.setTerminating(0);
             return status;
         });
+    }
+
+    /**
+     * The Job is suspended: its pod deleted, condition {@code Suspended} True ({@code JobSuspended}), no active pod.
+     * {@code startTime} stays as it was (the controller resets it on resume; Kueue, not the controller, clears it).
+     */
+    Job suspended(String jobName) {
+        return updateJob(jobName, status -> {
+            JobCondition suspended = condition(status, "Suspended");
+            if (suspended == null || !"True".equals(suspended.getStatus())) {
+                replace(status, condition("Suspended", "JobSuspended", "Job suspended", now(), "True"));
+            }
+            status.setActive(null);
+            status.setReady(0);
+            status.setTerminating(0);
+            return status;
+        });
+    }
+
+    /** Whether the Job's status says it is suspended (condition {@code Suspended} True). */
+    static boolean suspended(Job job) {
+        JobCondition suspended = job.getStatus() == null ? null : condition(job.getStatus(), "Suspended");
+        return suspended != null && "True".equals(suspended.getStatus());
     }
 
     Job ready(String jobName, boolean ready) {
@@ -139,7 +172,31 @@ final class JobStatusWriter {
     }
 
     private static JobCondition condition(String type, String reason, String message, String now) {
-        return new JobConditionBuilder().withType(type).withStatus("True").withReason(reason).withMessage(message)
+        return condition(type, reason, message, now, "True");
+    }
+
+    private static JobCondition condition(String type, String reason, String message, String now, String value) {
+        return new JobConditionBuilder().withType(type).withStatus(value).withReason(reason).withMessage(message)
                 .withLastProbeTime(now).withLastTransitionTime(now).build();
+    }
+
+    private static JobCondition condition(JobStatus status, String type) {
+        return status.getConditions() == null ? null : status.getConditions().stream()
+                .filter(condition -> type.equals(condition.getType())).findFirst().orElse(null);
+    }
+
+    /** The condition of that type replaced in place, or appended (the controller's ensureJobConditionStatus). */
+    private static void replace(JobStatus status, JobCondition condition) {
+        List<JobCondition> conditions = new ArrayList<>(status.getConditions() == null ? List.of()
+                : status.getConditions());
+        for (int i = 0; i < conditions.size(); i++) {
+            if (conditions.get(i).getType().equals(condition.getType())) {
+                conditions.set(i, condition);
+                status.setConditions(conditions);
+                return;
+            }
+        }
+        conditions.add(condition);
+        status.setConditions(conditions);
     }
 }

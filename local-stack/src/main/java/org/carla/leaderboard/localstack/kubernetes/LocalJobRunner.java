@@ -3,12 +3,14 @@ package org.carla.leaderboard.localstack.kubernetes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -35,6 +37,10 @@ public final class LocalJobRunner implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(LocalJobRunner.class);
 
     private final LocalJobRunnerOptions options;
+    private final Optional<Path> setpriv;
+    private final GpuCapacity capacity;
+    /** Creation order of pods, which is the order waiting pods get a GPU node in. */
+    private long created;
     private final Map<String, PodRun> running = new ConcurrentHashMap<>();
     private final Set<String> expiring = ConcurrentHashMap.newKeySet();
     /** The TTL-after-finished controller's clock: deletes finished Jobs whose {@code ttlSecondsAfterFinished} passed. */
@@ -48,8 +54,17 @@ public final class LocalJobRunner implements AutoCloseable {
 
     private LocalJobRunner(LocalJobRunnerOptions options) {
         this.options = options;
+        this.setpriv = ContainerUser.switcher();
+        this.capacity = new GpuCapacity(options.gpuResource(), options.gpuCapacity());
         try {
             Files.createDirectories(options.workRoot());
+            if (setpriv.isPresent()) {
+                reachableByEveryUser(options.workRoot());
+            } else {
+                LOG.infof("containers run as this runner's user (%s), not as their securityContext says: %s",
+                        System.getProperty("user.name"), ContainerUser.runnerIsRoot()
+                                ? "util-linux setpriv is missing" : "switching users needs root");
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the runner's work root " + options.workRoot(), e);
         }
@@ -72,6 +87,18 @@ public final class LocalJobRunner implements AutoCloseable {
                 }, 0);
     }
 
+    /** Containers of other users must traverse the work root (a temporary folder is 0700); its parents are told of. */
+    private static void reachableByEveryUser(Path workRoot) throws IOException {
+        int mode = (Integer) Files.getAttribute(workRoot, "unix:mode");
+        Files.setAttribute(workRoot, "unix:mode", (mode & 07777) | 0111);
+        for (Path parent = workRoot.toAbsolutePath().getParent(); parent != null; parent = parent.getParent()) {
+            if (((Integer) Files.getAttribute(parent, "unix:mode") & 0001) == 0) {
+                LOG.warnf("%s is not searchable by other users: containers running as another user cannot reach "
+                        + "their volumes under %s", parent, workRoot);
+            }
+        }
+    }
+
     /** Starts watching the options' namespace; returns once the informer has listed the existing Jobs. */
     public static LocalJobRunner start(LocalJobRunnerOptions options) {
         return new LocalJobRunner(options);
@@ -82,6 +109,23 @@ public final class LocalJobRunner implements AutoCloseable {
         List<ProcessHandle> handles = new ArrayList<>();
         running.values().forEach(run -> handles.addAll(run.processes()));
         return handles;
+    }
+
+    /**
+     * Kills one container of a Job's running pod with SIGKILL, every process of it at once, as the OOM killer or an
+     * eviction would: no SIGTERM, no grace. With {@code oomKilled} its terminated state says reason
+     * {@code OOMKilled}, else {@code Error}; the exit code is 137 either way. The pod's restart policy applies as to
+     * any failure (OnFailure: restarted after the back-off, counted against backoffLimit).
+     *
+     * @return false when the Job has no running container of that name
+     */
+    public boolean killContainer(String jobName, String container, boolean oomKilled) {
+        for (PodRun run : running.values()) {
+            if (run.jobName().equals(jobName)) {
+                return run.kill(container, oomKilled ? "OOMKilled" : "Error");
+            }
+        }
+        return false;
     }
 
     private synchronized void reconcile(Job job) {
@@ -99,17 +143,35 @@ public final class LocalJobRunner implements AutoCloseable {
                 // The controller deletes a suspended Job's pods; unsuspending it later starts a fresh one.
                 running.remove(uid);
                 run.stop(true);
+                new JobStatusWriter(options.client(), options.namespace()).suspended(job.getMetadata().getName());
+            } else {
+                run.deadlineChanged(job.getSpec().getActiveDeadlineSeconds());
             }
             return;
         }
-        if (suspended || JobStatusWriter.finished(job)) {
+        if (JobStatusWriter.finished(job)) {
+            return;
+        }
+        if (suspended) {
+            if (!JobStatusWriter.suspended(job)) {
+                new JobStatusWriter(options.client(), options.namespace()).suspended(job.getMetadata().getName());
+            }
             return;
         }
         // A pod left by an earlier runner has no processes behind it any more: replace it, as for a lost node.
         options.client().pods().inNamespace(options.namespace()).withLabel("controller-uid", uid).delete();
-        PodRun fresh = new PodRun(options, job);
+        PodRun fresh = new PodRun(options, job, setpriv, capacity, created++);
         running.put(uid, fresh);
         fresh.start();
+    }
+
+    /** GPU nodes added or removed (the cluster autoscaler's part): waiting pods are placed, in creation order. */
+    public void gpuCapacity(int pods) {
+        capacity.capacity(pods);
+    }
+
+    public int gpuCapacity() {
+        return capacity.capacity();
     }
 
     private void expireLater(Job job) {

@@ -10,11 +10,17 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * How the local Job runner runs: the API it watches and writes to, the one namespace it serves, the folder its Jobs'
- * volumes and logs go to, the image profiles, and the container restart back-off (kubelet: 10 s doubling to 5 min;
- * tests use a few milliseconds).
+ * volumes and logs go to, the image profiles, the container restart back-off (kubelet: 10 s doubling to 5 min;
+ * tests use a few milliseconds), and the GPU capacity: how many pods requesting {@code gpuResource} run at once
+ * ({@link #UNLIMITED} by default).
  */
 public record LocalJobRunnerOptions(KubernetesClient client, String namespace, Path workRoot, List<ImageProfile> profiles,
-        Duration backoffBase, Duration backoffMax, List<String> podPortVariables) {
+        Duration backoffBase, Duration backoffMax, List<String> podPortVariables, int gpuCapacity,
+        String gpuResource) {
+
+    /** No GPU capacity limit: every pod is placed at once. */
+    public static final int UNLIMITED = Integer.MAX_VALUE;
+    public static final String NVIDIA_GPU = "nvidia.com/gpu";
 
     public LocalJobRunnerOptions {
         Objects.requireNonNull(client, "client");
@@ -25,6 +31,10 @@ public record LocalJobRunnerOptions(KubernetesClient client, String namespace, P
         if (backoffBase.isNegative() || backoffMax.compareTo(backoffBase) < 0) {
             throw new IllegalArgumentException("back-off: 0 <= base <= max");
         }
+        if (gpuCapacity < 0) {
+            throw new IllegalArgumentException("GPU capacity must not be negative: " + gpuCapacity);
+        }
+        Objects.requireNonNull(gpuResource, "gpuResource");
     }
 
     public static Builder builder(KubernetesClient client, Path workRoot) {
@@ -39,6 +49,8 @@ public record LocalJobRunnerOptions(KubernetesClient client, String namespace, P
         private Duration backoffBase = Duration.ofSeconds(10);
         private Duration backoffMax = Duration.ofMinutes(5);
         private final List<String> podPortVariables = new ArrayList<>();
+        private int gpuCapacity = UNLIMITED;
+        private String gpuResource = NVIDIA_GPU;
 
         private Builder(KubernetesClient client, Path workRoot) {
             this.client = client;
@@ -72,9 +84,24 @@ public record LocalJobRunnerOptions(KubernetesClient client, String namespace, P
             return this;
         }
 
+        /**
+         * At most this many pods that request the GPU resource run at once (GPU nodes of the instance type, a pod
+         * each); the others stay Pending, unschedulable, until one ends. 0 is a node group scaled to zero.
+         */
+        public Builder gpuCapacity(int pods) {
+            gpuCapacity = pods;
+            return this;
+        }
+
+        /** The extended resource a GPU pod requests (default {@code nvidia.com/gpu}). */
+        public Builder gpuResource(String resource) {
+            gpuResource = resource;
+            return this;
+        }
+
         public LocalJobRunnerOptions build() {
             return new LocalJobRunnerOptions(client, namespace, workRoot, profiles, backoffBase, backoffMax,
-                    podPortVariables);
+                    podPortVariables, gpuCapacity, gpuResource);
         }
     }
 }

@@ -20,9 +20,11 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 
 /**
  * Where a Job's pod lives on this machine, and how a container's view maps onto it: every volume is a folder
- * {@code <workRoot>/<job>/volumes/<name>} (emptyDir as in Kubernetes; other kinds start empty, so a hostPath never
- * reaches the real host), every container logs to {@code <workRoot>/<job>/logs/<container>.log}, and every env value,
- * command argument and working directory that starts with a mount path is rewritten to the local folder of that mount.
+ * {@code <workRoot>/<job>/volumes/<name>} (emptyDir as in Kubernetes, mode 0777, with {@code fsGroup} group-owned by
+ * it and setgid; other kinds start the same, so a hostPath never reaches the real host), every container logs to
+ * {@code <workRoot>/<job>/logs/<container>.log}, and every env value, command argument and working directory that
+ * starts with a mount path is rewritten to the local folder of that mount. Who each container runs as is
+ * {@link ContainerUser}'s.
  */
 final class PodLayout {
 
@@ -34,34 +36,64 @@ final class PodLayout {
     /** What a local process inherits from the runner: enough to find programs and a JVM, nothing else. */
     private static final List<String> INHERITED_ENV = List.of("PATH", "HOME", "LANG", "LC_ALL", "TZ", "JAVA_HOME", "USER");
 
+    private static final int TRAVERSABLE = 0755;
+    private static final int WORLD_WRITABLE = 0777;
+    private static final int SETGID = 02000;
+
     private final Path jobFolder;
+    private final PodSpec spec;
     private final Map<String, Path> volumes = new HashMap<>();
     private final List<String> portVariables;
     private final int portShift;
+    private final boolean switchUsers;
 
-    /** A container resolved to a local process: argv, env, working directory and log file. */
-    record Launch(List<String> argv, Map<String, String> env, Path workingDirectory, Path logFile) {
+    /** A container resolved to a local process: argv, env, working directory, log file and the user it runs as. */
+    record Launch(List<String> argv, Map<String, String> env, Path workingDirectory, Path logFile, ContainerUser user) {
     }
 
     PodLayout(Path workRoot, String jobName, PodSpec spec) throws IOException {
-        this(workRoot, jobName, spec, List.of());
+        this(workRoot, jobName, spec, List.of(), false);
     }
 
-    /** With {@code portVariables}: their ports are shifted for this pod so that the lowest lands on a free port. */
-    PodLayout(Path workRoot, String jobName, PodSpec spec, List<String> portVariables) throws IOException {
+    /**
+     * With {@code portVariables}: their ports are shifted for this pod so that the lowest lands on a free port. With
+     * {@code switchUsers} (the runner is root) volumes get the {@code fsGroup} and each container's working folder
+     * belongs to its user.
+     */
+    PodLayout(Path workRoot, String jobName, PodSpec spec, List<String> portVariables, boolean switchUsers)
+            throws IOException {
         requireName(jobName, DNS_SUBDOMAIN, "Job name");
+        this.spec = spec;
+        this.switchUsers = switchUsers;
         this.portVariables = List.copyOf(portVariables);
         this.portShift = portShift(spec, this.portVariables);
         this.jobFolder = workRoot.resolve(jobName);
-        Files.createDirectories(jobFolder.resolve("logs"));
+        // Every container's user must reach its volumes and working folder, whatever the runner's umask.
+        for (Path folder : List.of(jobFolder, jobFolder.resolve("logs"), jobFolder.resolve("volumes"),
+                jobFolder.resolve("containers"))) {
+            Files.createDirectories(folder);
+            mode(folder, TRAVERSABLE);
+        }
+        Long fsGroup = spec.getSecurityContext() == null ? null : spec.getSecurityContext().getFsGroup();
         for (Volume volume : spec.getVolumes() == null ? List.<Volume>of() : spec.getVolumes()) {
             requireName(volume.getName(), DNS_LABEL, "volume name");
             Path folder = jobFolder.resolve("volumes").resolve(volume.getName());
             // A volume lives as long as its pod: a later Job of the same name (a resume) starts with empty ones.
             deleteRecursively(folder);
             Files.createDirectories(folder);
+            // The kubelet's emptyDir: world-writable; with fsGroup, group-owned by it and setgid (files inherit it).
+            if (fsGroup != null && switchUsers) {
+                Files.setAttribute(folder, "unix:gid", fsGroup.intValue());
+                mode(folder, SETGID | WORLD_WRITABLE);
+            } else {
+                mode(folder, WORLD_WRITABLE);
+            }
             volumes.put(volume.getName(), folder);
         }
+    }
+
+    private static void mode(Path path, int mode) throws IOException {
+        Files.setAttribute(path, "unix:mode", mode);
     }
 
     private static void deleteRecursively(Path folder) throws IOException {
@@ -114,6 +146,9 @@ final class PodLayout {
     Launch launch(Container container, ImageProfile profile, String podName, Map<String, String> podFields)
             throws IOException {
         requireName(container.getName(), DNS_LABEL, "container name");
+        ContainerUser user = ContainerUser.of(spec, container, profile,
+                podName + "_" + podFields.getOrDefault("metadata.namespace", "") + "("
+                        + podFields.getOrDefault("metadata.uid", "") + ")");
         List<Map.Entry<String, Path>> mounts = mounts(container);
 
         Map<String, String> env = new LinkedHashMap<>();
@@ -123,6 +158,11 @@ final class PodLayout {
                 env.put(name, value);
             }
         });
+        if (switchUsers && user.uid() != 0) {
+            // The runner's home is not this user's; a runtime sets HOME=/ for a user the image's passwd lacks.
+            env.remove("USER");
+            env.put("HOME", "/");
+        }
         env.put("HOSTNAME", podName);
         env.putAll(profile.env());
         for (EnvVar variable : container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()) {
@@ -178,8 +218,15 @@ final class PodLayout {
             // An image's own folders do not exist here; each container gets a private working folder instead.
             workingDirectory = jobFolder.resolve("containers").resolve(container.getName());
         }
+        boolean created = Files.notExists(workingDirectory);
         Files.createDirectories(workingDirectory);
-        return new Launch(List.copyOf(argv), Map.copyOf(env), workingDirectory, logFile(container.getName()));
+        boolean privateFolder = workingDirectory.startsWith(jobFolder.resolve("containers"));
+        if (switchUsers && (created || privateFolder)) {
+            // An image's WORKDIR is usually its user's: the program may write relative files there.
+            Files.setAttribute(workingDirectory, "unix:uid", (int) user.uid());
+            Files.setAttribute(workingDirectory, "unix:gid", (int) user.gid());
+        }
+        return new Launch(List.copyOf(argv), Map.copyOf(env), workingDirectory, logFile(container.getName()), user);
     }
 
     /** The container's mounts as (mountPath, local folder), longest mount path first so nested mounts win. */
@@ -201,8 +248,22 @@ final class PodLayout {
                 if (relative.isAbsolute() || relative.startsWith("..")) {
                     throw new IllegalArgumentException("subPath must stay inside its volume: " + subPath);
                 }
+                Path volume = folder;
                 folder = folder.resolve(relative);
+                Path topmostMissing = null;
+                for (Path missing = folder; !missing.equals(volume) && Files.notExists(missing);
+                        missing = missing.getParent()) {
+                    topmostMissing = missing;
+                }
                 Files.createDirectories(folder);
+                // The kubelet creates a missing subPath with its volume's mode and group.
+                for (Path created = folder; topmostMissing != null; created = created.getParent()) {
+                    Files.setAttribute(created, "unix:gid", Files.getAttribute(volume, "unix:gid"));
+                    mode(created, (Integer) Files.getAttribute(volume, "unix:mode") & 07777);
+                    if (created.equals(topmostMissing)) {
+                        break;
+                    }
+                }
             }
             mounts.add(Map.entry(mountPath, folder));
         }

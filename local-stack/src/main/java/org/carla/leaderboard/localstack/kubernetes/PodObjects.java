@@ -32,7 +32,7 @@ final class PodObjects {
         return prefix + "-" + suffix;
     }
 
-    /** The Job's template as a pod: the controller's labels and owner reference, bound to this machine. */
+    /** The Job's template as a pod: the controller's labels and owner reference, not bound to a node yet. */
     static Pod newPod(Job job, String podName, String namespace) {
         String jobName = job.getMetadata().getName();
         String uid = job.getMetadata().getUid();
@@ -52,7 +52,7 @@ final class PodObjects {
             metadata.withAnnotations(template.getMetadata().getAnnotations());
         }
         return new PodBuilder().withMetadata(metadata.build())
-                .withSpec(new PodSpecBuilder(template.getSpec()).withNodeName(NODE_NAME).build())
+                .withSpec(new PodSpecBuilder(template.getSpec()).build())
                 .withNewStatus().withPhase("Pending").endStatus().build();
     }
 

@@ -27,6 +27,7 @@ public final class ServerProcess implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path log;
+    private volatile boolean frozen;
 
     private ServerProcess(String name, Process process, Path log) {
         this.name = name;
@@ -117,6 +118,10 @@ public final class ServerProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    public boolean isFrozen() {
+        return frozen && process.isAlive();
+    }
+
     public ProcessHandle handle() {
         return process.toHandle();
     }
@@ -125,11 +130,52 @@ public final class ServerProcess implements AutoCloseable {
         return log;
     }
 
+    /** SIGKILL, no shutdown (a crash, the OOM killer); waits for the exit. */
+    public void kill() {
+        kill(process, STOP_GRACE);
+    }
+
+    /** SIGKILL to a process of the stack (a server, a service) and its descendants; waits up to {@code wait}. */
+    public static void kill(Process process, Duration wait) {
+        var descendants = process.descendants().toList();
+        process.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
+        try {
+            process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** SIGSTOP (true) or SIGCONT (false): a hung server, then one that carries on. Java has no API for either. */
+    public void freeze(boolean frozen) {
+        if (!process.isAlive()) {
+            return;
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", frozen ? "-STOP" : "-CONT", Long.toString(process.pid()))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!kill.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill " + (frozen ? "-STOP " : "-CONT ") + process.pid() + " failed");
+            }
+            this.frozen = frozen;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot signal " + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling " + name, e);
+        }
+    }
+
     /** SIGTERM, then SIGKILL when the server has not exited after the grace period; waits for the exit. */
     @Override
     public void close() {
         if (!process.isAlive()) {
             return;
+        }
+        if (frozen) {
+            // A frozen server would hold SIGTERM until the grace period ends.
+            freeze(false);
         }
         var descendants = process.descendants().toList();
         process.destroy();

@@ -183,17 +183,44 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
                         "The local run's stand-in for the Leaderboard image's " + folder + " folder.\n");
             }
             Files.createDirectories(imagesDir().resolve("carla"));
-            Files.createDirectories(knobsDir());
+            // The stand-ins create their once-markers here, as whichever user their container runs as.
+            Files.setAttribute(Files.createDirectories(knobsDir()), "unix:mode", 0777);
+            for (var jar : standInJars().entrySet()) {
+                Files.createDirectories(jar.getValue().getParent());
+                Files.copy(jar.getKey(), jar.getValue(), StandardCopyOption.REPLACE_EXISTING);
+                Files.setAttribute(jar.getValue(), "unix:mode", 0644);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the local run's image folders under " + imagesDir(), e);
         }
     }
 
-    /** The stand-ins need the local-stack classes, the domain's results model and Jackson: this JVM's copies. */
-    static String standInClassPath() {
+    /**
+     * The stand-ins need the local-stack classes, the domain's results model and Jackson: this JVM's class folders as
+     * they are, its jars as copies in the images folder (as an image holds them), because a container may run as
+     * another user than this JVM's and the local Maven repository may be private to its owner ({@code /root/.m2}).
+     */
+    String standInClassPath() {
+        Map<Path, Path> jars = standInJars();
+        return standInEntries().stream().map(entry -> jars.getOrDefault(entry, entry).toString())
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    private static List<Path> standInEntries() {
         return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(entry -> entry.contains("local-stack") || entry.contains("domain") || entry.contains("jackson"))
-                .collect(Collectors.joining(File.pathSeparator));
+                .map(Path::of).toList();
+    }
+
+    /** Each jar of the stand-ins' class path and where the images folder holds its copy. */
+    private Map<Path, Path> standInJars() {
+        Map<Path, Path> jars = new LinkedHashMap<>();
+        for (Path entry : standInEntries()) {
+            if (Files.isRegularFile(entry)) {
+                jars.put(entry, imagesDir().resolve("standins").resolve(jars.size() + "-" + entry.getFileName()));
+            }
+        }
+        return jars;
     }
 
     private static String json(List<String> argv) {

@@ -116,6 +116,16 @@ public final class LocalSystem implements AutoCloseable {
         service(name).restart(READY_TIMEOUT);
     }
 
+    /** Kills a service with SIGKILL: no shutdown, no goodbye (a crash, the OOM killer); {@link #start} brings it back. */
+    public void kill(String name) {
+        service(name).kill();
+    }
+
+    /** Starts a killed or stopped service again with the same configuration; returns once it is ready. */
+    public void start(String name) {
+        service(name).start(READY_TIMEOUT);
+    }
+
     /** The operators' page (ops-console), signed in to with {@link LocalRunConfig#operatorToken()}. */
     public String consoleUrl() {
         return "http://127.0.0.1:" + service(LocalRunConfig.CONSOLE).port() + "/";

@@ -19,6 +19,8 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
+import org.carla.leaderboard.localstack.process.ServerProcess;
+
 /**
  * One of the services, run from its packaged jar as a process of its own, the way it runs in its container. Its
  * configuration is written to {@code <workDir>/config/application.properties} (which Quarkus reads from the working
@@ -77,6 +79,21 @@ public final class ServiceProcess implements AutoCloseable {
     /** Stops the service as Kubernetes would (SIGTERM, then SIGKILL after the grace period) and starts it again. */
     public void restart(Duration readyTimeout) {
         stop();
+        launch(readyTimeout);
+    }
+
+    /** SIGKILL with no grace, so no shutdown hook runs (a crash, the OOM killer, a lost node); waits for the exit. */
+    public void kill() {
+        if (process != null && process.isAlive()) {
+            ServerProcess.kill(process, GRACE);
+        }
+    }
+
+    /** Starts it again after {@link #kill()} or {@link #stop()}: same configuration, same port; nothing if it runs. */
+    public void start(Duration readyTimeout) {
+        if (isAlive()) {
+            return;
+        }
         launch(readyTimeout);
     }
 

@@ -28,7 +28,9 @@ import org.carla.leaderboard.domain.results.ResumePoint;
  * and blocks while driving it), {@code EVALUATOR_STANDIN_FAIL_ONCE_MARKER} (a file: the crash or hang happens only
  * when it does not exist yet, and creates it), {@code EVALUATOR_STANDIN_FAIL_POD_MARKER} (a file: the crash or hang
  * happens in every run of the pod that created it, none of a later pod), {@code EVALUATOR_STANDIN_INVALID_SENSORS=true} (the first route is
- * rejected for invalid sensors), {@code EVALUATOR_STANDIN_SENSORS} (comma-separated CARLA sensor types).
+ * rejected for invalid sensors), {@code EVALUATOR_STANDIN_SENSORS} (comma-separated CARLA sensor types),
+ * {@code EVALUATOR_STANDIN_KILL_AGENT_AT_ROUTE} (a route id: SIGKILL to its supervisor and itself as the route
+ * starts, under the same markers), and the hostile participant's knobs ({@link HostileParticipant}).
  */
 public final class EvaluatorStandIn {
 
@@ -47,9 +49,14 @@ public final class EvaluatorStandIn {
         }
     }
 
+    /** The once-marker knobs' kill: SIGKILL to the supervising process, only when this is a process of its own. */
+    static final String KILL_AGENT_AT_ROUTE = "EVALUATOR_STANDIN_KILL_AGENT_AT_ROUTE";
+    private static boolean ownProcess;
+
     private final Map<String, String> args;
     private final Map<String, String> env;
     private final LeaderboardCheckpoint statistics;
+    private final HostileParticipant hostile;
     private final long routeMillis;
     private final String seed;
     private volatile Socket carla;
@@ -59,7 +66,9 @@ public final class EvaluatorStandIn {
     EvaluatorStandIn(Map<String, String> args, Map<String, String> env) {
         this.args = args;
         this.env = env;
-        this.statistics = new LeaderboardCheckpoint(Path.of(args.getOrDefault("checkpoint", "./simulation_results.json")));
+        Path checkpoint = Path.of(args.getOrDefault("checkpoint", "./simulation_results.json"));
+        this.statistics = new LeaderboardCheckpoint(checkpoint);
+        this.hostile = HostileParticipant.of(env, checkpoint, System.out);
         this.routeMillis = Math.round(Double.parseDouble(env.getOrDefault("EVALUATOR_STANDIN_ROUTE_SECONDS", "2")) * 1000);
         this.seed = Optional.ofNullable(env.get("EVALUATOR_STANDIN_SEED"))
                 .orElse(env.getOrDefault("SUBMISSION_ID", "stand-in"));
@@ -73,7 +82,15 @@ public final class EvaluatorStandIn {
                 System.exit(2);
             }
         }
-        EvaluatorStandIn evaluator = new EvaluatorStandIn(args, SubmissionKnobs.environment(System.getenv()));
+        ownProcess = true;
+        EvaluatorStandIn evaluator;
+        try {
+            evaluator = new EvaluatorStandIn(args, SubmissionKnobs.environment(System.getenv()));
+        } catch (IllegalArgumentException e) {
+            System.err.println("evaluator stand-in: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         // SIGTERM: drop the CARLA connection at once (a JVM blocked in a socket otherwise exits slowly)
         Runtime.getRuntime().addShutdownHook(new Thread(evaluator::disconnect));
         System.exit(evaluator.run());
@@ -92,6 +109,9 @@ public final class EvaluatorStandIn {
 
     int run() throws IOException, InterruptedException {
         List<Config> configs = configs();
+        if (hostile.claimsAllRoutes()) {
+            return claimAllRoutes(configs);
+        }
         int total = configs.size();
         int index = 0;
         boolean resume = !args.getOrDefault("resume", "").isEmpty(); // argparse type=bool: any non-empty text is True
@@ -122,8 +142,26 @@ public final class EvaluatorStandIn {
             statistics.computeGlobalStatistics();
             statistics.validateAndWrite(sensorsInitialized, false).ifPresent(error ->
                     say("The statistics are badly formed. Setting their status to 'Invalid':\n> " + error));
+            hostile.actOnVolume();
+            hostile.replaceCheckpoint();
         }
         return crashed ? CRASHED_EXIT_CODE : 0;
+    }
+
+    /** The hostile participant's shortcut: every route of the subset recorded as driven, none driven. */
+    private int claimAllRoutes(List<Config> configs) throws IOException {
+        statistics.clear();
+        statistics.saveSensors(sensorIcons());
+        for (Config config : configs) {
+            statistics.register(config.index(), hostile.record(HostileParticipant.claimed(config.routeId(),
+                    config.index())));
+        }
+        statistics.saveProgress(configs.size(), configs.size());
+        statistics.computeGlobalStatistics();
+        statistics.validateAndWrite(true, false);
+        hostile.actOnVolume();
+        hostile.replaceCheckpoint();
+        return 0;
     }
 
     private int resumeIndex;
@@ -156,10 +194,7 @@ public final class EvaluatorStandIn {
                         "Agent's sensors were invalid"));
                 return true;
             }
-            sensors = new ArrayList<>();
-            for (String type : env.getOrDefault("EVALUATOR_STANDIN_SENSORS", DEFAULT_SENSORS).split(",")) {
-                sensors.add(SENSOR_ICONS.getOrDefault(type.trim(), type.trim()));
-            }
+            sensors = sensorIcons();
             statistics.saveSensors(sensors);
             statistics.write();
             sensorsInitialized = true;
@@ -170,6 +205,12 @@ public final class EvaluatorStandIn {
             say("Traceback (most recent call last):\n  File \"leaderboard_evaluator.py\", line 1, in <module>\n"
                     + "RuntimeError: simulated crash of the evaluator (EVALUATOR_STANDIN_CRASH_AT_ROUTE)");
             Runtime.getRuntime().halt(PYTHON_ERROR_EXIT_CODE);
+        }
+        if (hostile.actsAt(routeNumber)) {
+            hostile.actOnVolume();
+        }
+        if (routeNumber.equals(env.get(KILL_AGENT_AT_ROUTE)) && failNow()) {
+            killContainer();
         }
         if (routeNumber.equals(env.get("EVALUATOR_STANDIN_HANG_AT_ROUTE")) && failNow()) {
             Object forever = new Object();
@@ -185,9 +226,31 @@ public final class EvaluatorStandIn {
             say("\n\033[91mError during the simulation:\n" + failure.get() + "\033[0m");
             return crash(config, "Simulation crashed");
         }
-        statistics.register(config.index(), RouteOutcome.drive(seed, config.routeId(), config.index()));
+        statistics.register(config.index(), hostile.record(RouteOutcome.drive(seed, config.routeId(), config.index())));
         say("Route " + config.routeId() + " finished: " + statistics.record(config.index()).status());
         return false;
+    }
+
+    private List<String> sensorIcons() {
+        List<String> icons = new ArrayList<>();
+        for (String type : env.getOrDefault("EVALUATOR_STANDIN_SENSORS", DEFAULT_SENSORS).split(",")) {
+            icons.add(SENSOR_ICONS.getOrDefault(type.trim(), type.trim()));
+        }
+        return icons;
+    }
+
+    /**
+     * The agent container dies as the OOM killer or an eviction kills it: SIGKILL to the supervising process (the
+     * container's pod-runtime, which so writes no crash file) and to this one, with no output and no goodbye. The
+     * routes driven so far are in the checkpoint already (written after each route).
+     */
+    private static void killContainer() {
+        if (!ownProcess) {
+            throw new IllegalStateException(KILL_AGENT_AT_ROUTE + " needs the stand-in in a process of its own: "
+                    + "it kills its parent");
+        }
+        ProcessHandle.current().parent().ifPresent(ProcessHandle::destroyForcibly);
+        Runtime.getRuntime().halt(137);
     }
 
     private boolean crash(Config config, String message) {

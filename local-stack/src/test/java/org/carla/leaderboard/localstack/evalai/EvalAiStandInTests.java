@@ -3,10 +3,20 @@ package org.carla.leaderboard.localstack.evalai;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -302,6 +312,62 @@ class EvalAiStandInTests {
             assertThat(call.method()).isEqualTo("GET");
             assertThat(call.path()).isEqualTo("/api/jobs/submission/" + pk);
         });
+    }
+
+    @Test
+    void throttlesWithRetryAfterAsDjangoRestFrameworkDoes() {
+        long pk = evalAi.createSubmission(NewSubmission.of(7, "Team Seven", 2077, IMAGE)).pk();
+        evalAi.throttleFor(Duration.ofMinutes(1), Duration.ofSeconds(30));
+
+        host().get("/api/jobs/submission/" + pk).then().statusCode(429).header("Retry-After", "30")
+                .body("detail", equalTo("Request was throttled. Expected available in 30 seconds."));
+        evalAi.clearFaults();
+        host().get("/api/jobs/submission/" + pk).then().statusCode(200);
+        assertThat(evalAi.calls()).extracting(RecordedCall::status).containsExactly(429, 200);
+    }
+
+    @Test
+    void leavesCallsUnansweredWhileHanging() throws Exception {
+        long pk = evalAi.createSubmission(NewSubmission.of(7, "Team Seven", 2077, IMAGE)).pk();
+        evalAi.hangFor(Duration.ofMinutes(5));
+        var client = HttpClient.newHttpClient();
+        var request = HttpRequest.newBuilder(URI.create(evalAi.url() + "/api/jobs/submission/" + pk))
+                .header("Authorization", "Bearer " + TOKEN).timeout(Duration.ofSeconds(1)).build();
+
+        assertThatThrownBy(() -> client.send(request, HttpResponse.BodyHandlers.ofString()))
+                .isInstanceOf(HttpTimeoutException.class);
+        try (var held = new Socket("127.0.0.1", evalAi.port())) {
+            held.getOutputStream().write(("GET /api/jobs/submission/" + pk + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Authorization: Bearer " + TOKEN + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            await().atMost(Duration.ofSeconds(10)).until(() -> evalAi.calls().size() == 2);
+            evalAi.clearFaults();
+
+            // The held call's connection is closed unanswered (a client may retry it on a new one); new calls are answered.
+            held.setSoTimeout(10_000);
+            assertThat(held.getInputStream().read()).isEqualTo(-1);
+        }
+        assertThat(client.send(request, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+        assertThat(evalAi.calls()).extracting(RecordedCall::status).containsExactly(0, 0, 200);
+    }
+
+    @Test
+    void refusesConnectionsForAWhileAndComesBackWithItsSubmissions() {
+        long pk = evalAi.createSubmission(NewSubmission.of(7, "Team Seven", 2077, IMAGE)).pk();
+        evalAi.refuseFor(Duration.ofSeconds(1));
+
+        assertThat(evalAi.listening()).isFalse();
+        await().atMost(Duration.ofSeconds(20)).until(evalAi::listening);
+        host().get("/api/jobs/submission/" + pk).then().statusCode(200).body("id", equalTo((int) pk));
+
+        given().baseUri(evalAi.controlUrl()).contentType(ContentType.JSON).body(Map.of("refuse_for_seconds", 600))
+                .post("/faults").then().statusCode(200);
+        assertThatThrownBy(() -> {
+            try (var socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", evalAi.port()), 2000);
+            }
+        }).isInstanceOf(ConnectException.class);
+        evalAi.clearFaults();
+        host().get("/api/jobs/submission/" + pk).then().statusCode(200);
     }
 
     @Test

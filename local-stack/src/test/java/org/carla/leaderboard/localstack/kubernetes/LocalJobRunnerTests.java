@@ -8,14 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -25,38 +20,9 @@ import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.ScalableResource;
 
-class LocalJobRunnerTests {
-
-    private static final String PROGRAM_IMAGE = "registry.local/test-program:1";
-    private static final String HOST_IMAGE = "registry.local/host-tools:1";
-
-    @TempDir
-    Path workRoot;
-
-    private KubernetesApiServer api;
-    private KubernetesClient client;
-    private LocalJobRunner runner;
-
-    @BeforeEach
-    void start() {
-        api = KubernetesApiServer.start(0);
-        client = api.newClient();
-        runner = LocalJobRunner.start(options());
-    }
-
-    @AfterEach
-    void stop() {
-        if (runner != null) {
-            runner.close();
-        }
-        client.close();
-        api.close();
-    }
+class LocalJobRunnerTests extends LocalJobRunnerFixture {
 
     @Test
     void runsInitContainersOneAfterAnotherThenCompletes() throws IOException {
@@ -215,6 +181,44 @@ class LocalJobRunnerTests {
     }
 
     @Test
+    void aContainerWhoseMainProcessEndsTakesEveryProcessOfItAlong() throws IOException {
+        Job job = job("orphans", 0, null, List.of(),
+                List.of(program("leaver", "orphan", "/data/pids"), host("sleeper", "sleep", "300")));
+        job.getSpec().getTemplate().getSpec().setTerminationGracePeriodSeconds(1L);
+        client.batch().v1().jobs().resource(job).create();
+        List<Long> pids = awaitPids(volume("orphans", "data").resolve("pids"), false);
+
+        // The leaver exited 0 leaving its child (re-parented, a session of its own): the runner kills the child.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(alive(pids.get(1))).isFalse());
+        await().atMost(Duration.ofSeconds(10)).until(() -> containerStatus(onlyPod(jobs().withName("orphans").get()),
+                "leaver").getState().getTerminated() != null);
+        assertThat(containerStatus(onlyPod(jobs().withName("orphans").get()), "leaver").getState().getTerminated()
+                .getExitCode()).isZero();
+        assertThat(containerStatus(onlyPod(jobs().withName("orphans").get()), "sleeper").getState().getRunning())
+                .isNotNull();
+    }
+
+    @Test
+    void killsAContainerAtOnceAsTheOomKillerDoesAndRestartsIt() throws IOException {
+        Job job = job("oom", 2, null, List.of(), List.of(program("spawner", "spawn", "/data/pids")));
+        client.batch().v1().jobs().resource(job).create();
+        Path pidsFile = volume("oom", "data").resolve("pids");
+        List<Long> first = awaitPids(pidsFile);
+
+        assertThat(runner.killContainer("oom", "spawner", true)).isTrue();
+
+        assertThat(first).allSatisfy(pid -> assertThat(alive(pid)).as("pid %d", pid).isFalse());
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.readAllLines(pidsFile).size() == 2);
+        ContainerStatus status = containerStatus(onlyPod(jobs().withName("oom").get()), "spawner");
+        assertThat(status.getRestartCount()).isEqualTo(1);
+        assertThat(status.getLastState().getTerminated().getExitCode()).isEqualTo(137);
+        assertThat(status.getLastState().getTerminated().getReason()).isEqualTo("OOMKilled");
+        assertThat(status.getLastState().getTerminated().getFinishedAt()).isNotNull();
+        assertThat(runner.killContainer("oom", "no-such-container", false)).isFalse();
+        assertThat(runner.killContainer("no-such-job", "spawner", false)).isFalse();
+    }
+
+    @Test
     void mapsMountPathsInEnvAndArgumentsAndLogsEachContainerToItsOwnFile() throws IOException {
         Container env = program("env", "env", "$(LOGS_DIR)/env.txt", "LOGS_DIR", "STATUS_DIR", "NEAR_MISS", "SUBDIR",
                 "FROM_PROFILE", "JOB_LABEL", "SECRET");
@@ -302,86 +306,5 @@ class LocalJobRunnerTests {
         assertThat(second.getMetadata().getName()).isNotEqualTo(firstPod);
         assertThat(runner.processes().get(0).pid()).isNotEqualTo(firstPid);
         assertThat(jobs().withName("survivor").get().getStatus().getStartTime()).isEqualTo(startTime);
-    }
-
-    private LocalJobRunnerOptions options() {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        String classes = Path.of(ContainerProgram.class.getProtectionDomain().getCodeSource().getLocation().getPath())
-                .toString();
-        return LocalJobRunnerOptions.builder(client, workRoot)
-                .backoff(Duration.ofMillis(20), Duration.ofMillis(200))
-                .profile(ImageProfile.forImages("registry\\.local/test-program:.*")
-                        .withCommand("/usr/local/bin/program",
-                                List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", classes,
-                                        ContainerProgram.class.getName()))
-                        .withEnv(Map.of("FROM_PROFILE", "profile-value", "LOGS_DIR", "overridden-by-the-container")))
-                .profile(ImageProfile.forImages("registry\\.local/host-tools:.*"))
-                .profile(ImageProfile.forImages("participant/.*"))
-                .build();
-    }
-
-    private static Container program(String name, String... args) {
-        return new ContainerBuilder().withName(name).withImage(PROGRAM_IMAGE).withCommand("/usr/local/bin/program")
-                .withArgs(args).addNewVolumeMount().withName("data").withMountPath("/data").endVolumeMount().build();
-    }
-
-    private static Container host(String name, String... argv) {
-        return new ContainerBuilder().withName(name).withImage(HOST_IMAGE).withCommand(argv).build();
-    }
-
-    private static Job job(String name, int backoffLimit, Long deadline, List<Container> init, List<Container> main) {
-        return new JobBuilder().withNewMetadata().withName(name).endMetadata()
-                .withNewSpec().withBackoffLimit(backoffLimit).withActiveDeadlineSeconds(deadline)
-                .withNewTemplate().withNewMetadata().addToLabels("app", "test").endMetadata()
-                .withNewSpec().withRestartPolicy("OnFailure").withInitContainers(init).withContainers(main)
-                .addNewVolume().withName("data").withNewEmptyDir().endEmptyDir().endVolume()
-                .endSpec().endTemplate().endSpec().build();
-    }
-
-    private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<Job, io.fabric8.kubernetes.api.model.batch.v1.JobList, ScalableResource<Job>> jobs() {
-        return client.batch().v1().jobs().inNamespace(KubernetesApiServer.SUBMISSIONS_NAMESPACE);
-    }
-
-    private Job awaitCondition(String name, String type) {
-        await().atMost(Duration.ofSeconds(60)).until(() -> {
-            Job job = jobs().withName(name).get();
-            return job != null && job.getStatus() != null && job.getStatus().getConditions() != null
-                    && job.getStatus().getConditions().stream().anyMatch(c -> type.equals(c.getType()));
-        });
-        return jobs().withName(name).get();
-    }
-
-    private static JobCondition condition(Job job, String type) {
-        return job.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
-    }
-
-    private Pod onlyPod(Job job) {
-        List<Pod> pods = client.pods().withLabel("controller-uid", job.getMetadata().getUid()).list().getItems();
-        assertThat(pods).hasSize(1);
-        return pods.get(0);
-    }
-
-    private static ContainerStatus containerStatus(Pod pod, String name) {
-        return pod.getStatus().getContainerStatuses().stream().filter(s -> name.equals(s.getName())).findFirst()
-                .orElseThrow();
-    }
-
-    private Path volume(String job, String volume) {
-        return workRoot.resolve(job).resolve("volumes").resolve(volume);
-    }
-
-    private static long[] stamps(Path file) throws IOException {
-        return Arrays.stream(Files.readString(file).trim().split(" ")).mapToLong(Long::parseLong).toArray();
-    }
-
-    private static List<Long> awaitPids(Path file) throws IOException {
-        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(file) && Files.readString(file).endsWith("\n"));
-        List<Long> pids = Arrays.stream(Files.readString(file).trim().split(" ")).map(Long::parseLong).toList();
-        assertThat(pids).hasSize(2).allSatisfy(pid -> assertThat(alive(pid)).isTrue());
-        return pids;
-    }
-
-    private static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 }

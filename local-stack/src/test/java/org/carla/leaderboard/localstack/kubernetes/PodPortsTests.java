@@ -27,8 +27,8 @@ class PodPortsTests {
                 container("agent-1", "2000"), container("simulator-2", "2100")).build();
         var profile = ImageProfile.forImages(".*");
 
-        var first = new PodLayout(work, "job-a", spec, List.of("CARLA_PORT"));
-        var second = new PodLayout(work, "job-b", spec, List.of("CARLA_PORT"));
+        var first = new PodLayout(work, "job-a", spec, List.of("CARLA_PORT"), false);
+        var second = new PodLayout(work, "job-b", spec, List.of("CARLA_PORT"), false);
         int simulatorA = port(first.launch(spec.getContainers().get(0), profile, "pod-a", java.util.Map.of()));
         int agentA = port(first.launch(spec.getContainers().get(1), profile, "pod-a", java.util.Map.of()));
         int pair2A = port(first.launch(spec.getContainers().get(2), profile, "pod-a", java.util.Map.of()));

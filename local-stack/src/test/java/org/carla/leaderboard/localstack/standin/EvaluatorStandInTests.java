@@ -1,6 +1,7 @@
 package org.carla.leaderboard.localstack.standin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,6 +139,76 @@ class EvaluatorStandInTests {
         assertThat(results.entryStatus()).isEqualTo("Rejected");
         assertThat(results.checkpoint().records()).singleElement()
                 .extracting(RouteRecord::status).isEqualTo("Failed - Agent's sensors were invalid");
+    }
+
+    @Test
+    void theKillKnobSigkillsItsSupervisorAndItselfOnceTheEarlierRoutesAreInTheCheckpoint() throws Exception {
+        startCarla(Optional.empty());
+        Path checkpoint = temp.resolve("agent_results.json");
+        Path survived = temp.resolve("survived");
+        Path once = temp.resolve("killed-once");
+        // The supervisor stands in for pod-runtime: it would write something once its child ended, if it lived.
+        List<String> supervisor = new java.util.ArrayList<>(List.of("/bin/sh", "-c", "\"$@\"; echo $? > " + survived,
+                "supervisor", ProcessHandle.current().info().command().orElse("java"), "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), EvaluatorStandIn.class.getName()));
+        args(checkpoint, "0-3", false).forEach((name, value) -> supervisor.add("--" + name + "=" + value));
+        var builder = new ProcessBuilder(supervisor).redirectErrorStream(true)
+                .redirectOutput(temp.resolve("supervisor.log").toFile());
+        builder.environment().putAll(env("EVALUATOR_STANDIN_ROUTE_SECONDS", "0.1",
+                EvaluatorStandIn.KILL_AGENT_AT_ROUTE, "2", "EVALUATOR_STANDIN_FAIL_ONCE_MARKER", once.toString()));
+
+        Process first = builder.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> first.children().findAny().isPresent() || !first.isAlive());
+        List<ProcessHandle> evaluator = first.children().toList();
+
+        assertThat(first.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(first.exitValue()).as("the supervisor died of SIGKILL").isEqualTo(137);
+        await().atMost(Duration.ofSeconds(10)).until(() -> evaluator.stream().noneMatch(ProcessHandle::isAlive));
+        assertThat(survived).doesNotExist();
+        CheckpointFile killed = ResultsJson.read(checkpoint);
+        assertThat(killed.checkpoint().records()).extracting(RouteRecord::routeId)
+                .containsExactly("RouteScenario_0_rep0", "RouteScenario_0_rep1", "RouteScenario_1_rep0",
+                        "RouteScenario_1_rep1");
+        assertThat(killed.hasGlobalRecord()).isFalse();
+        assertThat(once).exists();
+
+        Process second = builder.start();
+        assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(survived).content().isEqualToIgnoringNewLines("0");
+        assertThat(ResultsJson.read(checkpoint).hasGlobalRecord()).isTrue();
+    }
+
+    @Test
+    void aHostileParticipantClaimsEveryRouteWithoutDriving() throws Exception {
+        Path checkpoint = temp.resolve("agent_results.json");
+        Map<String, String> noCarla = new HashMap<>(Map.of("port", "1", "agent", "/agent.py",
+                "routes", RoutesFileTests.DEMO.toString(), "routes-subset", "0-3", "checkpoint", checkpoint.toString()));
+
+        assertThat(run(noCarla, env(HostileParticipant.KNOB, "claim-all-routes"))).isZero();
+
+        CheckpointFile claimed = ResultsJson.read(checkpoint);
+        assertThat(claimed.checkpoint().records()).hasSize(4).allSatisfy(record -> {
+            assertThat(record.status()).isEqualTo("Completed");
+            assertThat(record.scores().scoreComposed()).isEqualTo(100.0);
+        });
+        assertThat(claimed.checkpoint().progress()).containsExactly(4, 4);
+        assertThat(claimed.entryStatus()).isEqualTo("Finished");
+    }
+
+    @Test
+    void aHostileParticipantsNumbersAndIdsAreWrittenAsPythonWouldWriteThem() throws Exception {
+        startCarla(Optional.empty());
+        Path checkpoint = temp.resolve("agent_results.json");
+
+        assertThat(run(args(checkpoint, "0-1", false), env(HostileParticipant.KNOB, "score-nan,route-id-control-chars")))
+                .isZero();
+
+        String text = Files.readString(checkpoint);
+        assertThat(text).contains("\"score_composed\": NaN").contains("\"route_id\": \"RouteScenario_0\\u0000");
+        assertThat(ResultsJson.read(checkpoint).checkpoint().records()).allSatisfy(record -> {
+            assertThat(record.scores().scoreRoute()).isNaN();
+            assertThat(record.routeId()).contains("\u001b[2J");
+        });
     }
 
     @Test
