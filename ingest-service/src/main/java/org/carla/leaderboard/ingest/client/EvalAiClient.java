@@ -5,6 +5,9 @@ import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.WebApplicationException;
 
 import org.carla.leaderboard.domain.evalai.EvalAiAnswer;
+import org.carla.leaderboard.domain.evalai.EvalAiRefusedException;
+import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
+import org.carla.leaderboard.domain.evalai.EvalAiUnavailableException;
 import org.carla.leaderboard.ingest.config.EvalAiConfig;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
@@ -49,7 +52,7 @@ public class EvalAiClient {
             switch (EvalAiAnswer.of(status)) {
                 case UNAVAILABLE -> {
                     LOG.warnf("%s", message);
-                    throw new EvalAiUnavailableException(message, e);
+                    throw new EvalAiUnavailableException(status, message, e);
                 }
                 case REFUSED -> throw new EvalAiRefusedException(status, message
                         + "; check the host token and the challenge's hosts");
@@ -62,7 +65,7 @@ public class EvalAiClient {
             }
         } catch (ProcessingException e) {
             LOG.warnf("EvalAI did not answer for submission %d: %s", submissionPk, e.getMessage());
-            throw new EvalAiUnavailableException("EvalAI did not answer for submission " + submissionPk, e);
+            throw new EvalAiUnavailableException(0, "EvalAI did not answer for submission " + submissionPk, e);
         }
     }
 }

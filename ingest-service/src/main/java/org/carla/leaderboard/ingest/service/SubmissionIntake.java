@@ -18,7 +18,7 @@ import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.ingest.SubmissionRecord;
 import org.carla.leaderboard.ingest.client.EvalAiClient;
-import org.carla.leaderboard.ingest.client.EvalAiRejectedException;
+import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.ingest.client.EvalAiSubmission;
 import org.carla.leaderboard.ingest.client.SubmissionNotFoundException;
 import org.carla.leaderboard.messaging.MessageHandler;

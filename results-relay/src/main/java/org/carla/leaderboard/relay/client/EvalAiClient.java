@@ -14,6 +14,9 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 
 import org.carla.leaderboard.domain.evalai.EvalAiAnswer;
+import org.carla.leaderboard.domain.evalai.EvalAiRefusedException;
+import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
+import org.carla.leaderboard.domain.evalai.EvalAiUnavailableException;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
@@ -158,7 +161,7 @@ public class EvalAiClient {
         } catch (ProcessingException e) {
             count(kind, EvalAiAnswer.UNAVAILABLE);
             unavailable("no answer to the " + kind + " request about " + about + ": " + e.getMessage());
-            throw new EvalAiUnavailableException("EvalAI did not answer: " + e.getMessage(), e);
+            throw new EvalAiUnavailableException(0, "EvalAI did not answer: " + e.getMessage(), e);
         }
         if (answer instanceof Response response) {
             response.close();
@@ -180,7 +183,7 @@ public class EvalAiClient {
         return switch (answer) {
             case UNAVAILABLE -> {
                 unavailable(message);
-                yield new EvalAiUnavailableException(message, cause);
+                yield new EvalAiUnavailableException(status, message, cause);
             }
             case REFUSED -> {
                 LOG.errorf("%s: the host token is not accepted (check the Secret evalai-token)", message);

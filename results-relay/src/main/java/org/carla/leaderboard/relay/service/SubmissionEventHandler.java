@@ -11,7 +11,7 @@ import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.messaging.MessageHandler;
 import org.carla.leaderboard.messaging.ReceivedMessage;
 import org.carla.leaderboard.messaging.RejectedMessageException;
-import org.carla.leaderboard.relay.client.EvalAiRejectedException;
+import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
 
