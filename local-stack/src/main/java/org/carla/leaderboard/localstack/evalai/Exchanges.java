@@ -33,7 +33,7 @@ final class Exchanges {
         }
     }
 
-    /** DRF's {@code request.query_params}: the first value of each name, decoded; empty for no query. */
+    /** DRF's {@code request.query_params} (and form fields): the first value of each name, decoded; empty for none. */
     static Map<String, String> queryParams(String rawQuery) {
         Map<String, String> params = new LinkedHashMap<>();
         if (rawQuery == null || rawQuery.isEmpty()) {
@@ -55,14 +55,8 @@ final class Exchanges {
             return Map.of();
         }
         if (type != null && type.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
-            Map<String, Object> form = new LinkedHashMap<>();
-            for (String pair : body.split("&")) {
-                int equals = pair.indexOf('=');
-                String key = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
-                String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
-                form.putIfAbsent(key, value);
-            }
-            return form;
+            // Form fields are encoded as a query string is.
+            return new LinkedHashMap<>(queryParams(body));
         }
         if (type != null && !type.toLowerCase().startsWith("application/json")) {
             // DRF's answer; multipart (file uploads) is not part of the host API the backend uses.
