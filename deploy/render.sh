@@ -6,8 +6,9 @@
 #
 #   deploy/render.sh <account-id> <region> [file...]
 #
-# Without files: the services' namespace and ConfigMap, the submissions namespace, and the generated service
-# manifests, in the order they must be applied. Only whole-word placeholders are replaced (AWS_REGION stays).
+# Without files: the services' namespace, ConfigMap and NetworkPolicies, the submissions namespace, ServiceAccount and
+# NetworkPolicies, and the generated service manifests, in the order they must be applied (the policies that need the
+# AWS CLI come from deploy/render-gateway-egress.sh). Only whole-word placeholders are replaced (AWS_REGION stays).
 set -euo pipefail
 
 [ $# -ge 2 ] || { echo "usage: $0 <account-id> <region> [file...]" >&2; exit 2; }
@@ -21,6 +22,7 @@ shift 2
 deploy=$(cd "$(dirname "$0")" && pwd)
 if [ $# -eq 0 ]; then
   set -- "$deploy"/services/namespace.yml "$deploy"/services/leaderboard-config.yml \
+         "$deploy"/services/network-policies.yml \
          "$deploy"/submissions/namespace.yml "$deploy"/submissions/submission-worker.yml \
          "$deploy"/submissions/network-policies.yml
   for generated in "$deploy"/kubernetes/*.yml; do

@@ -57,7 +57,7 @@ for (const file of workflows) {
 }
 
 // 2. CloudFormation: cfn-lint (npm) checks resource types, properties, required properties, Ref/GetAtt targets,
-//    conditions and intrinsic functions. Its bundled resource specification (2.29.0) predates properties this template
+//    conditions and intrinsic functions, each template with its own parameter sets (below). Its bundled resource specification (2.29.0) predates properties this template
 //    uses (OwnershipControls, DeletionProtectionEnabled), so it is swapped for the CloudFormation resource
 //    specification published in @aws-cdk/cfnspec (117.0.0). Each template is validated with its defaults and with
 //    every optional condition switched on, since cfn-lint skips what a false condition removes.
@@ -66,21 +66,41 @@ const specification = require("@aws-cdk/cfnspec/spec/specification.json");
 for (const key of Object.keys(awsData.awsResources)) delete awsData.awsResources[key];
 Object.assign(awsData.awsResources, specification);
 const cfnLint = require("cfn-lint/lib/api");
-const parameterSets = {
-  defaults: { OidcProviderUrl: "oidc.eks.us-east-1.amazonaws.com/id/EXAMPLE0123456789" },
-  "all options": {
-    OidcProviderUrl: "oidc.eks.us-east-1.amazonaws.com/id/EXAMPLE0123456789",
-    ScopeToSubmissionPrefix: "true",
-    GitHubRepository: "carla-simulator/leaderboard-backend",
-    CreateGitHubOidcProvider: "true",
-    SubmissionsProducerArn: "arn:aws:iam::111122223333:root",
-    LogsExpirationDays: 365,
+const parameterSetsOf = {
+  "leaderboard-backend.yaml": {
+    defaults: { OidcProviderUrl: "oidc.eks.us-east-1.amazonaws.com/id/EXAMPLE0123456789" },
+    "all options": {
+      OidcProviderUrl: "oidc.eks.us-east-1.amazonaws.com/id/EXAMPLE0123456789",
+      ScopeToSubmissionPrefix: "true",
+      GitHubRepository: "carla-simulator/leaderboard-backend",
+      CreateGitHubOidcProvider: "true",
+      SubmissionsProducerArn: "arn:aws:iam::111122223333:root",
+      LogsExpirationDays: 365,
+      AlarmEmail: "operators@example.org",
+    },
+  },
+  "network.yaml": {
+    defaults: {},
+    "all options": { ExtraAllowedDomains: "*.example.org,example.org" },
+    "no DNS firewall": { DnsFirewall: "false" },
   },
 };
 for (const file of filesIn(path.join(root, "deploy", "aws"), (name) => /\.ya?ml$|\.json$/.test(name))) {
   const findings = [];
+  const parameterSets = parameterSetsOf[path.basename(file)];
+  if (parameterSets === undefined) {
+    report(file, [`no parameter sets for ${path.basename(file)} in .github/lint/validate.mjs`]);
+    continue;
+  }
   for (const [name, parameters] of Object.entries(parameterSets)) {
-    const result = cfnLint.validateFile(file, { parameters });
+    let result;
+    try {
+      result = cfnLint.validateFile(file, { parameters });
+    } catch (error) {
+      // a template cfn-lint cannot even parse is a finding, not a crash of the whole run
+      findings.push(`cfn-lint (${name}): ${error.message.split("\n")[0]}`);
+      continue;
+    }
     for (const level of ["crit", "warn"]) {
       for (const error of result.errors[level]) findings.push(`cfn-lint (${name}) ${level}: ${error.resource}: ${error.message}`);
     }

@@ -35,6 +35,14 @@ final class CloudFormationTemplate {
         return map(template.get("Parameters"));
     }
 
+    Map<String, Object> outputs() {
+        return map(template.get("Outputs"));
+    }
+
+    Map<String, Object> conditions() {
+        return map(template.get("Conditions"));
+    }
+
     Map<String, Object> resources() {
         return map(template.get("Resources"));
     }

@@ -7,6 +7,7 @@ import static org.carla.leaderboard.deploy.CloudFormationTemplate.map;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,13 +19,16 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+
+import org.carla.leaderboard.messaging.ConsumerOptions;
+import org.carla.leaderboard.messaging.QueuesConfig;
 
 /**
  * deploy/aws/leaderboard-backend.yaml against the shared contracts (queue, table and bucket names and keys), the
@@ -34,18 +38,44 @@ class CloudFormationTests {
 
     private final CloudFormationTemplate template = CloudFormationTemplate.read(DeployFiles.deploy("aws/leaderboard-backend.yaml"));
 
+    /** The consumer's visibility back-off cap (15 minutes, as decided for issue 14), from messaging's defaults. */
+    static final Duration CONSUMER_BACKOFF_CAP = ConsumerOptions.defaults().maxRetryBackoff();
+
+    /** SQS's longest retention. */
+    static final Duration FOURTEEN_DAYS = Duration.ofDays(14);
+
+    static List<String> queues() {
+        return QueuesConfig.ALL;
+    }
+
+    @Test
+    void theTemplateHoldsEveryQueueOfTheSystemAndItsDeadLetterQueueAndNoOther() {
+        List<String> expected = new ArrayList<>();
+        queues().forEach(queue -> expected.addAll(List.of(queue, queue + "-dlq")));
+
+        assertThat(template.ofType("AWS::SQS::Queue").stream().map(id -> template.properties(id).get("QueueName")))
+                .containsExactlyInAnyOrderElementsOf(expected);
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"submissions", "launch-requests", "submission-events"})
-    void everyQueueRedrivesToItsDeadLetterQueueAfterFiveReceives(String name) {
+    @MethodSource("queues")
+    void everyQueueRidesOutTwoDaysOfOutageAndKeepsEveryMessageFourteenDays(String name) {
         String queue = template.named("AWS::SQS::Queue", "QueueName", name);
         String deadLetter = template.named("AWS::SQS::Queue", "QueueName", name + "-dlq");
 
         Map<String, Object> redrive = map(template.properties(queue).get("RedrivePolicy"));
-        assertThat(redrive).containsEntry("maxReceiveCount", 5)
-                .containsEntry("deadLetterTargetArn", Map.of("Fn::GetAtt", List.of(deadLetter, "Arn")));
+        assertThat(redrive).containsEntry("deadLetterTargetArn", Map.of("Fn::GetAtt", List.of(deadLetter, "Arn")));
+        int receives = (Integer) redrive.get("maxReceiveCount");
+        assertThat(receives).as("SQS moves a message to the dead-letter queue only after this many receives").isEqualTo(200);
+        Duration riddenOut = CONSUMER_BACKOFF_CAP.multipliedBy(receives);
+        assertThat(riddenOut).as("a dependency's outage ridden out at the back-off cap before SQS dead-letters")
+                .isGreaterThanOrEqualTo(Duration.ofHours(24)).isLessThan(FOURTEEN_DAYS);
+        for (String id : List.of(queue, deadLetter)) {
+            assertThat(template.properties(id)).as(id)
+                    .containsEntry("MessageRetentionPeriod", (int) FOURTEEN_DAYS.toSeconds())
+                    .containsEntry("SqsManagedSseEnabled", true);
+        }
         assertThat(template.properties(deadLetter)).doesNotContainKey("RedrivePolicy");
-        assertThat(template.properties(queue)).containsEntry("SqsManagedSseEnabled", true);
-        assertThat(template.properties(deadLetter)).containsEntry("SqsManagedSseEnabled", true);
     }
 
     @Test
@@ -102,6 +132,20 @@ class CloudFormationTests {
     }
 
     @Test
+    void onlyIngestServiceAndJobLauncherSendLifecycleEventsAndOnlyTheSubmissionsPodsReportProgress() {
+        // besides the operators' redrive of dead letters (the ops console), which sends back what was sent there
+        Set<String> lifecycleSenders = grants().stream()
+                .filter(grant -> grant.action().equals("sqs:SendMessage") && grant.resource().equals("SubmissionEvents"))
+                .map(Grant::policyOwner).collect(Collectors.toCollection(TreeSet::new));
+        assertThat(lifecycleSenders).containsExactlyInAnyOrder("IngestServiceRole", "JobLauncherRole", "OpsConsoleRole");
+
+        Set<String> progressSenders = grants().stream()
+                .filter(grant -> grant.action().equals("sqs:SendMessage") && grant.resource().equals("ProgressReports"))
+                .map(Grant::policyOwner).collect(Collectors.toCollection(TreeSet::new));
+        assertThat(progressSenders).containsExactlyInAnyOrder("SubmissionWorkerRole", "OpsConsoleRole");
+    }
+
+    @Test
     void ingestServiceConsumesSubmissionsAndPublishesWithoutTouchingS3() {
         Set<Grant> grants = grantsOf("IngestServiceRole");
         assertThat(resourcesFor(grants, "sqs:ReceiveMessage")).containsExactly("Submissions");
@@ -114,18 +158,21 @@ class CloudFormationTests {
     }
 
     @Test
-    void jobLauncherConsumesLaunchRequestsAndPublishesEventsWithNoStorageAndNoIamEksAccess() {
+    void jobLauncherConsumesLaunchRequestsClaimsRunsAndPublishesEventsWithNoFilesAndNoIamEksAccess() {
         Set<Grant> grants = grantsOf("JobLauncherRole");
         assertThat(resourcesFor(grants, "sqs:ReceiveMessage")).containsExactly("LaunchRequests");
         assertThat(resourcesFor(grants, "sqs:SendMessage")).containsExactlyInAnyOrder("LaunchRequestsDlq", "SubmissionEvents");
-        assertThat(actions(grants)).allMatch(action -> action.startsWith("sqs:"));
+        assertThat(resourcesFor(grants, "dynamodb:UpdateItem")).containsExactlyInAnyOrder("Leaderboard10Table", "Leaderboard20Table");
+        assertThat(resourcesFor(grants, "dynamodb:GetItem")).containsExactlyInAnyOrder("Leaderboard10Table", "Leaderboard20Table");
+        assertThat(actions(grants)).allMatch(action -> action.startsWith("sqs:") || action.startsWith("dynamodb:"))
+                .doesNotContain("dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:Scan");
     }
 
     @Test
     void resultsRelayReadsFilesAndMayWriteOnlyTheCancelControlObject() {
         Set<Grant> grants = grantsOf("ResultsRelayRole");
-        assertThat(resourcesFor(grants, "sqs:ReceiveMessage")).containsExactly("SubmissionEvents");
-        assertThat(resourcesFor(grants, "sqs:SendMessage")).containsExactly("SubmissionEventsDlq");
+        assertThat(resourcesFor(grants, "sqs:ReceiveMessage")).containsExactlyInAnyOrder("SubmissionEvents", "ProgressReports");
+        assertThat(resourcesFor(grants, "sqs:SendMessage")).containsExactlyInAnyOrder("SubmissionEventsDlq", "ProgressReportsDlq");
         assertThat(resourcesFor(grants, "s3:PutObject"))
                 .containsExactlyInAnyOrder("Leaderboard10Bucket/*/control/cancel", "Leaderboard20Bucket/*/control/cancel");
         assertThat(resourcesFor(grants, "dynamodb:UpdateItem")).containsExactlyInAnyOrder("Leaderboard10Table", "Leaderboard20Table");
@@ -135,12 +182,11 @@ class CloudFormationTests {
     @Test
     void opsConsoleReadsEverythingAndWritesOnlyTheRedriveOfDeadLetters() {
         Set<Grant> grants = grantsOf("OpsConsoleRole");
-        assertThat(resourcesFor(grants, "sqs:ReceiveMessage")).containsExactlyInAnyOrder("SubmissionsDlq",
-                "LaunchRequestsDlq", "SubmissionEventsDlq");
-        assertThat(resourcesFor(grants, "sqs:DeleteMessage")).containsExactlyInAnyOrder("SubmissionsDlq",
-                "LaunchRequestsDlq", "SubmissionEventsDlq");
-        assertThat(resourcesFor(grants, "sqs:SendMessage")).containsExactlyInAnyOrder("Submissions", "LaunchRequests",
-                "SubmissionEvents");
+        List<String> queues = queues().stream().map(name -> template.named("AWS::SQS::Queue", "QueueName", name)).toList();
+        List<String> deadLetters = queues().stream().map(name -> template.named("AWS::SQS::Queue", "QueueName", name + "-dlq")).toList();
+        assertThat(resourcesFor(grants, "sqs:ReceiveMessage")).containsExactlyInAnyOrderElementsOf(deadLetters);
+        assertThat(resourcesFor(grants, "sqs:DeleteMessage")).containsExactlyInAnyOrderElementsOf(deadLetters);
+        assertThat(resourcesFor(grants, "sqs:SendMessage")).as("the redrive, to every queue").containsExactlyInAnyOrderElementsOf(queues);
         assertThat(resourcesFor(grants, "dynamodb:Scan")).containsExactlyInAnyOrder("Leaderboard10Table",
                 "Leaderboard20Table");
         assertThat(actions(grants)).doesNotContain("s3:PutObject", "s3:DeleteObject", "dynamodb:PutItem",
@@ -150,7 +196,7 @@ class CloudFormationTests {
     @Test
     void aSubmissionsPodMayReportProgressButNeitherConsumeQueuesNorTouchTheRecords() {
         Set<Grant> grants = grantsOf("SubmissionWorkerRole");
-        assertThat(resourcesFor(grants, "sqs:SendMessage")).containsExactly("SubmissionEvents");
+        assertThat(resourcesFor(grants, "sqs:SendMessage")).containsExactly("ProgressReports");
         assertThat(actions(grants)).noneMatch(action -> action.startsWith("dynamodb:"))
                 .doesNotContain("sqs:ReceiveMessage", "sqs:DeleteMessage");
         assertThat(resourcesFor(grants, "s3:PutObject")).containsExactlyInAnyOrder("Leaderboard10Bucket/*", "Leaderboard20Bucket/*");
@@ -211,12 +257,14 @@ class CloudFormationTests {
         Properties config = new Properties();
         config.load(new StringReader(configMap.getData().get("application.properties")));
 
-        for (String queue : List.of("submissions", "launch-requests", "submission-events")) {
+        for (String queue : queues()) {
             template.named("AWS::SQS::Queue", "QueueName", queue);
-            assertThat(config.getProperty("queues." + queue + ".url")).isEqualTo("https://sqs.REGION.amazonaws.com/ACCOUNT_ID/" + queue);
-            assertThat(config.getProperty("queues." + queue + ".dead-letter-url"))
-                    .isEqualTo("https://sqs.REGION.amazonaws.com/ACCOUNT_ID/" + queue + "-dlq");
+            assertThat(config.getProperty("queues." + queue + ".url")).isEqualTo(queueUrl(queue));
+            assertThat(config.getProperty("queues." + queue + ".dead-letter-url")).isEqualTo(queueUrl(queue + "-dlq"));
         }
+        assertThat(config.getProperty("launcher.progress-reports-queue-url"))
+                .as("logcopy reports to the untrusted queue").isEqualTo(queueUrl(QueuesConfig.PROGRESS_REPORTS));
+        assertThat(config.stringPropertyNames()).doesNotContain("launcher.submission-events-queue-url");
         for (String leaderboard : leaderboards()) {
             String number = leaderboard.replace("leaderboard-", "");
             String bucketName = map(template.properties("Leaderboard" + number + "Bucket").get("BucketName")).get("Fn::Sub").toString()
@@ -234,6 +282,10 @@ class CloudFormationTests {
             String repository = image.substring(image.indexOf('/') + 1, image.lastIndexOf(':'));
             template.named("AWS::ECR::Repository", "RepositoryName", repository);
         }
+    }
+
+    private static String queueUrl(String queue) {
+        return "https://sqs.REGION.amazonaws.com/ACCOUNT_ID/" + queue;
     }
 
     /** One allowed action on one resource, the resource as the logical id it names ("Bucket/*" for an object ARN). */

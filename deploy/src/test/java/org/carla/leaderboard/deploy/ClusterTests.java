@@ -54,7 +54,8 @@ class ClusterTests {
                 "k8s.io/cluster-autoscaler/" + clusterName);
         assertThat(tags).containsKeys(discovery.split(","));
 
-        assertThat(tags).containsEntry("k8s.io/cluster-autoscaler/node-template/resources/nvidia.com/gpu", "4")
+        assertThat(tags).containsEntry("k8s.io/cluster-autoscaler/node-template/resources/nvidia.com/gpu",
+                        String.valueOf(G5_12XLARGE_GPUS * timeSlicingReplicas()))
                 .containsEntry("k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/instance-type", gpu.get("instanceType"));
         assertThat(map(gpu.get("labels"))).containsKey("k8s.amazonaws.com/accelerator");
     }
@@ -88,6 +89,83 @@ class ClusterTests {
         assertThat(vpcCni.get("configurationValues").toString()).contains("\"enableNetworkPolicy\": \"true\"");
 
         assertThat(gpuNodeGroup()).containsEntry("disableIMDSv1", true).containsEntry("disablePodIMDS", true);
+    }
+
+    @Test
+    void everyImageTheAddOnsPullComesFromThisAccountsEcrFromARepositoryTheTemplateCreates() {
+        CloudFormationTemplate backend = CloudFormationTemplate.read(DeployFiles.deploy("aws/leaderboard-backend.yaml"));
+        List<String> images = DeployFiles.yamlFilesUnder(DeployFiles.deploy("cluster")).stream()
+                .filter(file -> !file.endsWith("cluster.yaml"))
+                .flatMap(file -> DeployFiles.objects(file).stream())
+                .flatMap(object -> ServiceManifestChecks.podSpec(object).stream())
+                .flatMap(spec -> java.util.stream.Stream.concat(spec.getContainers().stream(),
+                        spec.getInitContainers() == null ? java.util.stream.Stream.empty() : spec.getInitContainers().stream()))
+                .map(io.fabric8.kubernetes.api.model.Container::getImage).toList();
+
+        assertThat(images).isNotEmpty().allSatisfy(image -> {
+            // the GPU nodes have no route to the internet and the DNS firewall resolves only AWS names
+            assertThat(image).startsWith("ACCOUNT_ID.dkr.ecr.REGION.amazonaws.com/");
+            String repository = image.substring(image.indexOf('/') + 1, image.lastIndexOf(':'));
+            backend.named("AWS::ECR::Repository", "RepositoryName", repository);
+        });
+    }
+
+    @Test
+    void theDevicePluginGivesEachPairOneGpuTimeSlicedBetweenItsSimulatorAndItsAgent() {
+        Map<String, Object> config = devicePluginConfig();
+        Map<String, Object> plugin = map(map(config.get("flags")).get("plugin"));
+        Map<String, Object> timeSlicing = map(map(config.get("sharing")).get("timeSlicing"));
+
+        assertThat(list(timeSlicing.get("resources"))).singleElement().satisfies(resource -> assertThat(map(resource))
+                .as("one slice for the simulator, one for the agent, under the resource name the Job requests")
+                .containsEntry("name", "nvidia.com/gpu").containsEntry("replicas", 2));
+        assertThat(timeSlicing).containsEntry("renameByDefault", false).containsEntry("failRequestsGreaterThanOne", true);
+        assertThat(plugin).as("simulator-i then agent-i land on the GPU the pair already holds")
+                .containsEntry("sharedDevicesAllocationPolicy", "packed")
+                .containsEntry("deviceListStrategy", "volume-mounts");
+
+        DaemonSet daemonSet = (DaemonSet) DeployFiles.objects(DeployFiles.deploy("cluster/nvidia-device-plugin.yml")).stream()
+                .filter(DaemonSet.class::isInstance).findFirst().orElseThrow();
+        var spec = daemonSet.getSpec().getTemplate().getSpec();
+        assertThat(spec.getNodeSelector()).isEqualTo(map(gpuNodeGroup().get("labels")).entrySet().stream()
+                .filter(label -> label.getKey().equals("leaderboard.carla.org/pool"))
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, label -> label.getValue().toString())));
+        assertThat(taints(gpuNodeGroup())).allMatch(taint -> spec.getTolerations().stream().anyMatch(t -> tolerates(t, taint)));
+        assertThat(spec.getContainers().get(0).getSecurityContext().getPrivileged()).as("volume-mounts needs no privilege").isNotEqualTo(true);
+    }
+
+    @Test
+    void theGpuNodesRuntimeIgnoresNvidiaVisibleDevicesOfUnprivilegedContainers() {
+        assertThat(list(gpuNodeGroup().get("preBootstrapCommands"))).map(Object::toString).containsExactlyInAnyOrder(
+                "nvidia-ctk config --in-place --set accept-nvidia-visible-devices-envvar-when-unprivileged=false",
+                "nvidia-ctk config --in-place --set accept-nvidia-visible-devices-as-volume-mounts=true");
+    }
+
+    @Test
+    void kueuesGpuQuotaCountsTheSlicesOfTheGroupsLargestSize() {
+        GenericKubernetesResource clusterQueue = (GenericKubernetesResource) DeployFiles.objects(
+                DeployFiles.deploy("submissions/kueue/gpu-quota.yml")).stream()
+                .filter(object -> object.getKind().equals("ClusterQueue")).findFirst().orElseThrow();
+        Object gpuQuota = list(map(list(map(list(map(clusterQueue.getAdditionalProperties().get("spec")).get("resourceGroups"))
+                .get(0)).get("flavors")).get(0)).get("resources")).stream().map(CloudFormationTemplate::map)
+                .filter(resource -> "nvidia.com/gpu".equals(resource.get("name"))).findFirst().orElseThrow().get("nominalQuota");
+
+        assertThat(gpuQuota).isEqualTo(String.valueOf((Integer) gpuNodeGroup().get("maxSize") * G5_12XLARGE_GPUS * timeSlicingReplicas()));
+    }
+
+    /** A g5.12xlarge's GPUs (4 NVIDIA A10G). */
+    private static final int G5_12XLARGE_GPUS = 4;
+
+    private static int timeSlicingReplicas() {
+        return (Integer) map(list(map(map(devicePluginConfig().get("sharing")).get("timeSlicing")).get("resources")).get(0))
+                .get("replicas");
+    }
+
+    private static Map<String, Object> devicePluginConfig() {
+        io.fabric8.kubernetes.api.model.ConfigMap configMap = DeployFiles.objects(DeployFiles.deploy("cluster/nvidia-device-plugin.yml"))
+                .stream().filter(io.fabric8.kubernetes.api.model.ConfigMap.class::isInstance)
+                .map(io.fabric8.kubernetes.api.model.ConfigMap.class::cast).findFirst().orElseThrow();
+        return new Yaml().load(configMap.getData().get("config.yaml"));
     }
 
     private Map<String, Object> gpuNodeGroup() {

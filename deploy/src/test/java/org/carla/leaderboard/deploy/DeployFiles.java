@@ -19,6 +19,9 @@ final class DeployFiles {
 
     static final List<String> SERVICES = List.of("ingest-service", "job-launcher", "results-relay", "ops-console");
 
+    /** The services a submission goes through (the ops console is the operators' page beside them). */
+    static final List<String> SUBMISSION_PIPELINE = List.of("ingest-service", "job-launcher", "results-relay");
+
     private DeployFiles() {
     }
 

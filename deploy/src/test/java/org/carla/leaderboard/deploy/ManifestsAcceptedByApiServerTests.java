@@ -66,9 +66,10 @@ class ManifestsAcceptedByApiServerTests {
     @Test
     void theManifestFoldersAreNotEmpty() {
         assertThat(manifests().map(file -> DeployFiles.deploy("").relativize(file).toString()))
-                .contains("services/leaderboard-config.yml", "submissions/network-policies.yml",
+                .contains("services/leaderboard-config.yml", "services/network-policies.yml", "submissions/network-policies.yml",
                         "submissions/submission-worker.yml", "submissions/kueue/gpu-quota.yml",
-                        "cluster/cluster-autoscaler.yml", "cluster/fluent-bit.yml");
+                        "cluster/cluster-autoscaler.yml", "cluster/fluent-bit.yml", "cluster/cloudwatch-agent-prometheus.yml",
+                        "cluster/nvidia-device-plugin.yml");
     }
 
     @ParameterizedTest

@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -16,8 +17,9 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 
 /**
- * Decides, the way a NetworkPolicy engine does, whether a pod may open a connection: a pod that no policy of the
- * direction selects is unrestricted; a selected pod may reach only what some rule of a selecting policy allows.
+ * Decides, the way a NetworkPolicy engine does, whether a connection may be opened: a pod that no policy of the
+ * direction selects is unrestricted; a selected pod may reach (egress), or be reached by (ingress), only what some
+ * rule of a selecting policy allows.
  */
 final class NetworkPolicyVerdict {
 
@@ -25,11 +27,14 @@ final class NetworkPolicyVerdict {
     record Pod(String namespace, Map<String, String> namespaceLabels, Map<String, String> labels) {
     }
 
-    /** Where a connection goes: an address and port, and the pod behind it when it is one. */
-    record Destination(String ip, int port, String protocol, Pod pod) {
+    /**
+     * The other end of a connection: its address and the pod behind it when it is one, with the connection's port and
+     * protocol (where it goes: the peer's port for egress, the selected pod's port for ingress).
+     */
+    record Peer(String ip, int port, String protocol, Pod pod) {
 
-        static Destination address(String ip, int port, String protocol) {
-            return new Destination(ip, port, protocol, null);
+        static Peer address(String ip, int port, String protocol) {
+            return new Peer(ip, port, protocol, null);
         }
     }
 
@@ -39,14 +44,28 @@ final class NetworkPolicyVerdict {
         this.policies = policies;
     }
 
-    boolean allowsEgress(Pod from, Destination to) {
-        List<NetworkPolicy> selecting = selecting(from, "Egress");
+    boolean allowsEgress(Pod from, Peer to) {
+        return allows(from, "Egress", policy -> rules(policy.getSpec().getEgress()).stream()
+                .map(rule -> new Rule(rule.getPorts(), rule.getTo())).toList(), to);
+    }
+
+    /** Whether {@code from} may connect to the pod {@code to}, on {@code from}'s port and protocol. */
+    boolean allowsIngress(Peer from, Pod to) {
+        return allows(to, "Ingress", policy -> rules(policy.getSpec().getIngress()).stream()
+                .map(rule -> new Rule(rule.getPorts(), rule.getFrom())).toList(), from);
+    }
+
+    /** A rule of either direction: the ports it opens and the peers it admits. */
+    private record Rule(List<NetworkPolicyPort> ports, List<NetworkPolicyPeer> peers) {
+    }
+
+    private boolean allows(Pod selected, String direction, Function<NetworkPolicy, List<Rule>> rulesOf, Peer peer) {
+        List<NetworkPolicy> selecting = selecting(selected, direction);
         if (selecting.isEmpty()) {
             return true;
         }
-        return selecting.stream().flatMap(policy -> rules(policy.getSpec().getEgress()).stream()
-                .filter(rule -> portMatches(rule.getPorts(), to) && peersMatch(rule.getTo(), policy, to)))
-                .findAny().isPresent();
+        return selecting.stream().anyMatch(policy -> rulesOf.apply(policy).stream()
+                .anyMatch(rule -> portMatches(rule.ports(), peer) && peersMatch(rule.peers(), policy, peer)));
     }
 
     /** Whether anything at all may connect to the pod: some ingress rule of a selecting policy exists. */
@@ -77,7 +96,7 @@ final class NetworkPolicyVerdict {
         return rules == null ? List.of() : rules;
     }
 
-    private static boolean portMatches(List<NetworkPolicyPort> ports, Destination to) {
+    private static boolean portMatches(List<NetworkPolicyPort> ports, Peer to) {
         if (ports == null || ports.isEmpty()) {
             return true;
         }
@@ -98,14 +117,14 @@ final class NetworkPolicyVerdict {
         });
     }
 
-    private static boolean peersMatch(List<NetworkPolicyPeer> peers, NetworkPolicy policy, Destination to) {
+    private static boolean peersMatch(List<NetworkPolicyPeer> peers, NetworkPolicy policy, Peer to) {
         if (peers == null || peers.isEmpty()) {
             return true;
         }
         return peers.stream().anyMatch(peer -> peerMatches(peer, policy, to));
     }
 
-    private static boolean peerMatches(NetworkPolicyPeer peer, NetworkPolicy policy, Destination to) {
+    private static boolean peerMatches(NetworkPolicyPeer peer, NetworkPolicy policy, Peer to) {
         if (peer.getIpBlock() != null) {
             return inBlock(peer.getIpBlock(), to.ip());
         }

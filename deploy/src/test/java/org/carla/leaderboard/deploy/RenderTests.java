@@ -2,13 +2,9 @@ package org.carla.leaderboard.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import java.io.StringReader;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-import java.io.StringReader;
 
 import org.junit.jupiter.api.Test;
 
@@ -19,11 +15,10 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
+import org.carla.leaderboard.deploy.DeployScripts.Run;
+
 /** deploy/render.sh turns the committed manifests into what kubectl applies for one AWS account and region. */
 class RenderTests {
-
-    private record Run(int exitCode, String out, String err) {
-    }
 
     @Test
     void theAccountAndRegionReplaceEveryPlaceholder() throws Exception {
@@ -70,25 +65,13 @@ class RenderTests {
         }
     }
 
-    private static List<HasMetadata> objects(String yaml) {
+    static List<HasMetadata> objects(String yaml) {
         Object parsed = Serialization.unmarshal(yaml);
         return parsed instanceof KubernetesList list ? list.getItems()
                 : ((List<?>) parsed).stream().map(HasMetadata.class::cast).toList();
     }
 
-    private static Run render(String... arguments) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of("bash", DeployFiles.deploy("render.sh").toString()));
-        command.addAll(List.of(arguments));
-        // argv, no shell string: the arguments reach the script as they are
-        Process process = new ProcessBuilder(command).start();
-        process.getOutputStream().close();
-        String out = read(process.getInputStream());
-        String err = read(process.getErrorStream());
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("render.sh finished").isTrue();
-        return new Run(process.exitValue(), out, err);
-    }
-
-    private static String read(InputStream stream) throws IOException {
-        return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+    private static Run render(String... arguments) {
+        return DeployScripts.run("render.sh", arguments);
     }
 }

@@ -3,6 +3,7 @@ package org.carla.leaderboard.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
@@ -11,6 +12,9 @@ import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.carla.leaderboard.messaging.QueuesConfig;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -53,38 +57,25 @@ class DeadLetterTests {
         assertThat(intake.awaitLaunchRequests(1).get(0).submission().submissionPk()).isEqualTo(next.pk());
     }
 
-    @Test
-    void missingFieldIsDeadLetteredNamingTheField() {
-        String body = "{\"challenge_pk\": 1, \"phase_pk\": 1187, \"submitted_image_uri\": \"" + IntakeStack.IMAGE
-                + "\"}";
-
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedPks")
+    void aMalformedAnnouncementIsDeadLetteredNamingTheField(String what, String body, String reason) {
         intake.announce(body);
 
-        Message dead = deadLetter(body, "malformed-missing-field");
+        Message dead = deadLetter(body, reason);
         assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains("submission_pk");
         assertNothingHappened();
     }
 
-    @Test
-    void nonNumericPkIsDeadLettered() {
-        String body = IntakeStack.announcement(1, 1187, "42; DROP TABLE", IntakeStack.IMAGE);
-
-        intake.announce(body);
-
-        Message dead = deadLetter(body, "malformed-wrong-type");
-        assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains("submission_pk");
-        assertNothingHappened();
-    }
-
-    @Test
-    void pkOutOfRangeIsDeadLettered() {
-        String body = IntakeStack.announcement(1, 1187, "99999999999999999999999", IntakeStack.IMAGE);
-
-        intake.announce(body);
-
-        Message dead = deadLetter(body, "malformed-invalid-value");
-        assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains("submission_pk");
-        assertNothingHappened();
+    static Stream<Arguments> malformedPks() {
+        return Stream.of(
+                Arguments.of("missing field", "{\"challenge_pk\": 1, \"phase_pk\": 1187, \"submitted_image_uri\": \""
+                        + IntakeStack.IMAGE + "\"}", "malformed-missing-field"),
+                Arguments.of("non-numeric pk", IntakeStack.announcement(1, 1187, "42; DROP TABLE", IntakeStack.IMAGE),
+                        "malformed-wrong-type"),
+                Arguments.of("pk out of range",
+                        IntakeStack.announcement(1, 1187, "99999999999999999999999", IntakeStack.IMAGE),
+                        "malformed-invalid-value"));
     }
 
     @Test

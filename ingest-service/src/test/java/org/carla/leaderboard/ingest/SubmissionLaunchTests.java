@@ -1,7 +1,12 @@
 package org.carla.leaderboard.ingest;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
 
+import java.time.Duration;
 import java.time.Instant;
 
 import org.carla.leaderboard.domain.event.LaunchRequest;
@@ -131,6 +136,57 @@ class SubmissionLaunchTests {
         assertThat(stack.evalAi().calls()).filteredOn(c -> c.path().equals("/api/jobs/submission/" + submission.pk()))
                 .extracting(c -> c.status()).containsExactly(502, 502, 502, 502, 502, 502, 200);
         intake.assertNoDeadLetters();
+    }
+
+    @Test
+    void evalAiAnswering503LongerThanTheFormerRetryBudgetDelaysTheLaunchAndDeadLettersNothing() {
+        // The whole budget before: 5 receives of 5 client attempts, then the announcement was dead-lettered.
+        ridesOutAnEvalAiOutage(() -> stack.evalAi().failFor(Duration.ofMinutes(10), 503), 25);
+    }
+
+    @Test
+    void evalAiNotAnsweringDelaysTheLaunchAndDeadLettersNothing() {
+        // No answer: every attempt of a handling ends at the client's read timeout (2 s in the tests), and the
+        // announcement comes back for another handling.
+        ridesOutAnEvalAiOutage(() -> stack.evalAi().hangFor(Duration.ofMinutes(10)), 5);
+    }
+
+    @Test
+    void evalAiThrottlingDelaysTheLaunchAndDeadLettersNothing() {
+        ridesOutAnEvalAiOutage(() -> stack.evalAi().throttleFor(Duration.ofMinutes(10), Duration.ofSeconds(1)), 5);
+    }
+
+    /**
+     * EvalAI fails until the announcement's calls pass {@code callsBefore}: meanwhile the service says it is degraded
+     * (gauge, wellness) without leaving service (live, ready) and launches nothing; once EvalAI is back the submission
+     * is launched, and nothing was dead-lettered.
+     */
+    private void ridesOutAnEvalAiOutage(Runnable outage, int callsBefore) {
+        double deadLetteredBefore = IntakeStack.metric("leaderboard_queue_dead_lettered_total", "queue",
+                QueuesConfig.SUBMISSIONS);
+        outage.run();
+        var submission = stack.evalAi().createSubmission(
+                NewSubmission.of(IntakeStack.uniqueTeam(), "patient", IntakeStack.OPEN_PHASE, IntakeStack.IMAGE));
+        String path = "/api/jobs/submission/" + submission.pk();
+
+        await().atMost(Duration.ofSeconds(120))
+                .until(() -> stack.evalAi().calls().stream().filter(c -> c.path().equals(path)).count() > callsBefore);
+        assertThat(IntakeStack.metric("leaderboard_dependency_up", "dependency", "evalai")).isZero();
+        given().get("/q/health/well").then().statusCode(503)
+                .body("checks.find { it.name == 'dependencies' }.data.evalai", startsWith("down since "));
+        given().get("/q/health/ready").then().statusCode(200);
+        given().get("/q/health/live").then().statusCode(200);
+        intake.assertNothingOn(QueuesConfig.LAUNCH_REQUESTS);
+
+        stack.evalAi().clearFaults();
+
+        assertThat(intake.awaitLaunchRequests(1).get(0).submission().submissionPk()).isEqualTo(submission.pk());
+        assertThat(IntakeStack.metric("leaderboard_dependency_up", "dependency", "evalai")).isEqualTo(1.0);
+        given().get("/q/health/well").then().statusCode(200)
+                .body("checks.find { it.name == 'dependencies' }.data.evalai", equalTo("up"));
+        intake.assertNoDeadLetters();
+        assertThat(IntakeStack.metric("leaderboard_queue_dead_lettered_total", "queue", QueuesConfig.SUBMISSIONS))
+                .isEqualTo(deadLetteredBefore);
     }
 
     @Test

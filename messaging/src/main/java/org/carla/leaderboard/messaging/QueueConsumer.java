@@ -1,6 +1,8 @@
 package org.carla.leaderboard.messaging;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -28,14 +30,19 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * Consumes one SQS queue: long polling, up to ten messages a receive, at most {@code maxInFlight} handled at once,
  * each message's visibility extended while it is still being handled. A message is deleted only after its handler
  * returned; a message that can never succeed goes to the dead-letter queue at once with the reason as message
- * attributes; one that failed for a passing reason returns to the queue after a back-off, and is dead-lettered with
- * the last error when it has been received {@code maxReceives} times. Nothing is lost: a message is deleted from the
- * queue only after it was handled or after its dead-letter copy was sent.
+ * attributes; one that failed for any other reason (a dependency down) waits on the queue, invisible for a back-off
+ * that grows per receive up to {@code maxRetryBackoff}, for as long as the queue keeps it: the consumer never
+ * dead-letters it (the queue's redrive policy remains the safety net for a message that kills its consumer). Nothing
+ * is lost: a message is deleted from the queue only after it was handled or after its dead-letter copy was sent.
  */
 public final class QueueConsumer implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(QueueConsumer.class);
     private static final int MAX_ERROR_LENGTH = 1000;
+    /** SQS carries at most 10 message attributes; the dead-letter copy adds 5. */
+    private static final int MAX_CARRIED_ATTRIBUTES = 5;
+    private static final Duration FIRST_PAUSE = Duration.ofMillis(500);
+    private static final Duration MAX_PAUSE = Duration.ofSeconds(30);
 
     private final SqsClient sqs;
     private final QueueBinding queue;
@@ -48,8 +55,9 @@ public final class QueueConsumer implements AutoCloseable {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Counter received;
     private volatile boolean running;
-    private volatile boolean outage;
-    private Thread poller;
+    private volatile Instant outageSince;
+    private volatile long lastPollNanos;
+    private volatile Thread poller;
 
     public QueueConsumer(SqsClient sqs, QueueBinding queue, MessageHandler handler, ConsumerOptions options,
             MeterRegistry registry) {
@@ -70,6 +78,7 @@ public final class QueueConsumer implements AutoCloseable {
             return;
         }
         running = true;
+        lastPollNanos = System.nanoTime();
         poller = named(queue.name() + "-poller").newThread(this::poll);
         poller.start();
         LOG.infof("consuming queue %s (%d in flight, long polling %ds, visibility %ds)", queue.name(),
@@ -79,6 +88,14 @@ public final class QueueConsumer implements AutoCloseable {
     /** Messages being handled right now. */
     public int inFlight() {
         return inFlight.get();
+    }
+
+    /** Whether it polls, and how the queue answers: what the liveness check reads. */
+    public ConsumerState state() {
+        Thread thread = poller;
+        Duration sinceLastPoll = thread == null ? null : Duration.ofNanos(System.nanoTime() - lastPollNanos);
+        return new ConsumerState(queue.name(), running, thread != null && thread.isAlive(), sinceLastPoll,
+                options.stalledAfter(), inFlight.get(), outageSince == null, outageSince);
     }
 
     /** Whether the queue answers: a cheap attribute read, for readiness checks. */
@@ -120,28 +137,38 @@ public final class QueueConsumer implements AutoCloseable {
     }
 
     private void poll() {
-        Duration pause = Duration.ofMillis(500);
+        try {
+            pollUntilClosed();
+        } catch (Error e) {
+            LOG.fatalf(e, "queue %s: the polling thread died; liveness fails until the service is restarted",
+                    queue.name());
+            throw e;
+        }
+    }
+
+    /**
+     * Every step blocks at most {@code waitTime} plus {@link ConsumerOptions#pollStep()} and marks the loop alive
+     * after it, so a loop that marks nothing for longer than {@link ConsumerOptions#stalledAfter()} is wedged.
+     */
+    private void pollUntilClosed() {
+        Duration pause = FIRST_PAUSE;
+        Duration maxPause = MAX_PAUSE.compareTo(options.pollStep()) < 0 ? MAX_PAUSE : options.pollStep();
         while (running) {
+            lastPollNanos = System.nanoTime();
             int taken = 0;
             try {
-                slots.acquire();
+                if (!slots.tryAcquire(options.pollStep().toMillis(), TimeUnit.MILLISECONDS)) {
+                    continue; // every handler is busy: mark the loop alive and wait again
+                }
                 taken = 1;
                 while (taken < 10 && slots.tryAcquire()) {
                     taken++;
                 }
-                int wanted = taken;
-                List<Message> messages = sqs.receiveMessage(r -> r.queueUrl(queue.url())
-                        .maxNumberOfMessages(wanted)
-                        .waitTimeSeconds((int) options.waitTime().toSeconds())
-                        .visibilityTimeout((int) options.visibilityTimeout().toSeconds())
-                        .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
-                                MessageSystemAttributeName.SENT_TIMESTAMP))
-                        .messages();
-                if (outage) {
-                    outage = false;
-                    LOG.infof("queue %s reachable again", queue.name());
-                }
-                pause = Duration.ofMillis(500);
+                lastPollNanos = System.nanoTime();
+                List<Message> messages = receive(taken);
+                lastPollNanos = System.nanoTime();
+                answered();
+                pause = FIRST_PAUSE;
                 slots.release(taken - messages.size());
                 taken = 0;
                 for (Message message : messages) {
@@ -153,27 +180,57 @@ public final class QueueConsumer implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 slots.release(taken);
                 return;
-            } catch (SdkException e) {
+            } catch (RuntimeException e) {
+                // An SDK error (the queue unreachable) or anything else: the same pause, never a tight loop.
+                lastPollNanos = System.nanoTime();
                 slots.release(taken);
                 if (!running) {
                     return;
                 }
-                if (!outage) {
-                    outage = true;
-                    LOG.errorf("queue %s unreachable, retrying with back-off: %s", queue.name(), e.getMessage());
-                }
+                failedToPoll(e);
                 try {
                     Thread.sleep(pause.toMillis());
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
                     return;
                 }
-                pause = pause.multipliedBy(2).compareTo(Duration.ofSeconds(30)) > 0 ? Duration.ofSeconds(30)
-                        : pause.multipliedBy(2);
-            } catch (RuntimeException e) {
-                slots.release(taken);
-                LOG.errorf(e, "queue %s: unexpected error while polling", queue.name());
+                pause = pause.multipliedBy(2).compareTo(maxPause) > 0 ? maxPause : pause.multipliedBy(2);
             }
+        }
+    }
+
+    private List<Message> receive(int wanted) {
+        return sqs.receiveMessage(r -> r.queueUrl(queue.url())
+                .maxNumberOfMessages(wanted)
+                .waitTimeSeconds((int) options.waitTime().toSeconds())
+                .visibilityTimeout((int) options.visibilityTimeout().toSeconds())
+                .messageAttributeNames("All")
+                .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
+                        MessageSystemAttributeName.SENT_TIMESTAMP)
+                .overrideConfiguration(o -> o.apiCallTimeout(options.receiveTimeout())))
+                .messages();
+    }
+
+    /** Logs the first failure of a streak (with its stack when it is not the SDK's), not one per poll. */
+    private void failedToPoll(RuntimeException e) {
+        if (outageSince != null) {
+            LOG.debugf("queue %s still failing: %s", queue.name(), e.getMessage());
+            return;
+        }
+        outageSince = Instant.now();
+        if (e instanceof SdkException) {
+            LOG.errorf("queue %s unreachable, polling again with back-off: %s", queue.name(), e.getMessage());
+        } else {
+            LOG.errorf(e, "queue %s: unexpected error while polling, polling again with back-off", queue.name());
+        }
+    }
+
+    private void answered() {
+        Instant since = outageSince;
+        if (since != null) {
+            outageSince = null;
+            LOG.infof("queue %s answers again after %ds", queue.name(),
+                    Duration.between(since, Instant.now()).toSeconds());
         }
     }
 
@@ -206,17 +263,13 @@ public final class QueueConsumer implements AutoCloseable {
             heartbeat.cancel(false);
             outcome = deadLetter(message, receiveCount, e.reason(), e.getMessage());
         } catch (Exception e) {
+            // Passing (a dependency down, or a bug that a fix will mend): never dead-lettered by us.
             heartbeat.cancel(false);
-            if (receiveCount >= options.maxReceives()) {
-                outcome = deadLetter(message, receiveCount, "retries-exhausted", describe(e));
-            } else {
-                Duration backoff = options.backoffAfter(receiveCount);
-                LOG.warnf("queue %s: message %s failed (attempt %d of %d), retrying in %ds: %s", queue.name(),
-                        message.messageId(), receiveCount, options.maxReceives(), backoff.toSeconds(),
-                        printable(describe(e)));
-                makeVisibleAfter(message, backoff);
-                outcome = "retry";
-            }
+            Duration backoff = options.backoffAfter(receiveCount);
+            LOG.warnf("queue %s: message %s failed on receive %d, tried again in %ds: %s", queue.name(),
+                    message.messageId(), receiveCount, backoff.toSeconds(), printable(describe(e)));
+            makeVisibleAfter(message, backoff);
+            outcome = "retry";
         } finally {
             heartbeat.cancel(false);
         }
@@ -225,14 +278,21 @@ public final class QueueConsumer implements AutoCloseable {
     }
 
     private String deadLetter(Message message, int receiveCount, String reason, String error) {
+        var attributes = new LinkedHashMap<String, MessageAttributeValue>();
+        // The message's own attributes (its type) travel with it, so a move back restores it as it was.
+        message.messageAttributes().forEach((name, value) -> {
+            if (!DeadLetter.REASON_ATTRIBUTES.contains(name) && attributes.size() < MAX_CARRIED_ATTRIBUTES) {
+                attributes.put(name, value);
+            }
+        });
+        attributes.put(DeadLetter.REASON, text(reason));
+        attributes.put(DeadLetter.ERROR, text(truncate(error)));
+        attributes.put(DeadLetter.SOURCE_QUEUE, text(queue.name()));
+        attributes.put(DeadLetter.ORIGINAL_MESSAGE_ID, text(message.messageId()));
+        attributes.put(DeadLetter.RECEIVE_COUNT, text(Integer.toString(receiveCount)));
         try {
             sqs.sendMessage(r -> r.queueUrl(queue.deadLetterUrl()).messageBody(message.body())
-                    .messageAttributes(Map.of(
-                            "dead-letter-reason", text(reason),
-                            "dead-letter-error", text(truncate(error)),
-                            "source-queue", text(queue.name()),
-                            "original-message-id", text(message.messageId()),
-                            "receive-count", text(Integer.toString(receiveCount)))));
+                    .messageAttributes(attributes));
         } catch (SdkException e) {
             LOG.errorf("queue %s: could not dead-letter message %s (%s); it stays on the queue: %s", queue.name(),
                     message.messageId(), reason, e.getMessage());
@@ -269,7 +329,7 @@ public final class QueueConsumer implements AutoCloseable {
     private void makeVisibleAfter(Message message, Duration delay) {
         try {
             sqs.changeMessageVisibility(r -> r.queueUrl(queue.url()).receiptHandle(message.receiptHandle())
-                    .visibilityTimeout((int) Math.min(delay.toSeconds(), 43_200)));
+                    .visibilityTimeout((int) Math.min(delay.toSeconds(), ConsumerOptions.MAX_VISIBILITY.toSeconds())));
         } catch (SdkException e) {
             LOG.warnf("queue %s: could not schedule retry of message %s: %s", queue.name(), message.messageId(),
                     e.getMessage());
@@ -294,9 +354,10 @@ public final class QueueConsumer implements AutoCloseable {
         }
     }
 
-    private static MessageAttributeValue text(String value) {
-        return MessageAttributeValue.builder().dataType("String").stringValue(value == null || value.isEmpty() ? "-" : value)
-                .build();
+    /** A string attribute SQS accepts: a hostile value's control or non-characters are escaped, never refused. */
+    static MessageAttributeValue text(String value) {
+        return MessageAttributeValue.builder().dataType("String")
+                .stringValue(value == null || value.isEmpty() ? "-" : printable(value)).build();
     }
 
     private static String describe(Exception e) {
@@ -310,11 +371,15 @@ public final class QueueConsumer implements AutoCloseable {
         return text.length() <= MAX_ERROR_LENGTH ? text : text.substring(0, MAX_ERROR_LENGTH) + "...";
     }
 
-    /** Keeps one log line one line: control characters of a hostile value are escaped. */
+    /**
+     * Keeps one log line one line, and an attribute value one SQS takes: control characters, lone surrogates and the
+     * non-characters U+FFFE/U+FFFF of a hostile value are escaped.
+     */
     static String printable(String text) {
         var out = new StringBuilder(text.length());
         text.codePoints().forEach(c -> {
-            if (Character.isISOControl(c)) {
+            if (Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE || c == 0xFFFE
+                    || c == 0xFFFF) {
                 out.append(String.format("\\u%04x", c));
             } else {
                 out.appendCodePoint(c);

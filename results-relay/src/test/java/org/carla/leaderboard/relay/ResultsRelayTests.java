@@ -3,7 +3,6 @@ package org.carla.leaderboard.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.within;
-import static org.hamcrest.Matchers.is;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.RestAssured;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** A submission's life as EvalAI and the submissions table see it, from the events the relay consumes. */
@@ -249,14 +247,6 @@ class ResultsRelayTests {
         assertThat(onEvalAi.stdout()).startsWith("Your submission did not pass the SENSORS_QUALIFIER qualifier")
                 .containsPattern("driving_score\\s+4\\.000\\s+5\\.000\\s+not passed");
         assertThat(qualification(given)).isEmpty();
-    }
-
-    @Test
-    void readyWhenTheQueueTheTablesAndEvalAiAnswer() {
-        RestAssured.get("/q/health/ready").then().statusCode(200)
-                .body("checks[0].data.sqs", is(true))
-                .body("checks[0].data.dynamodb", is(true))
-                .body("checks[0].data.evalai", is(true));
     }
 
     private Map<String, AttributeValue> qualification(GivenSubmission given) {

@@ -6,6 +6,7 @@ import java.time.format.DateTimeParseException;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.ImageReference;
 import org.carla.leaderboard.domain.event.LaunchRequest;
@@ -18,9 +19,10 @@ import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.ingest.SubmissionRecord;
 import org.carla.leaderboard.ingest.client.EvalAiClient;
-import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.ingest.client.EvalAiSubmission;
 import org.carla.leaderboard.ingest.client.SubmissionNotFoundException;
+import org.carla.leaderboard.messaging.Dependencies;
+import org.carla.leaderboard.messaging.Dependency;
 import org.carla.leaderboard.messaging.MessageHandler;
 import org.carla.leaderboard.messaging.ReceivedMessage;
 import org.carla.leaderboard.messaging.RejectedMessageException;
@@ -48,11 +50,13 @@ public class SubmissionIntake implements MessageHandler {
     private final SubmissionRecords records;
     private final EventPublisher publisher;
     private final IntakeMetrics metrics;
+    private final Dependency evalAiState;
 
     SubmissionIntake(TrackCatalog catalog, EvalAiClient evalAi, QualifiedTeams qualifiers, SubmissionRecords records,
-            EventPublisher publisher, IntakeMetrics metrics) {
+            EventPublisher publisher, IntakeMetrics metrics, Dependencies dependencies) {
         this.catalog = catalog;
         this.evalAi = evalAi;
+        this.evalAiState = dependencies.get(Dependencies.EVALAI);
         this.qualifiers = qualifiers;
         this.records = records;
         this.publisher = publisher;
@@ -126,13 +130,25 @@ public class SubmissionIntake implements MessageHandler {
                 identity.teamId(), track.leaderboard(), track.track(), reason, detail);
     }
 
+    /**
+     * EvalAI's view of the submission. A 404 or another rejection (4xx) is final (dead-letter), and EvalAI answered;
+     * anything else that fails once the client's own retries are spent (5xx, 429, timeouts, a refused token) marks
+     * EvalAI down and leaves the message on the queue.
+     */
     private EvalAiSubmission fetch(SubmissionAnnounced announced) {
         try {
-            return evalAi.submission(announced.submissionPk());
+            EvalAiSubmission submission = evalAi.submission(announced.submissionPk());
+            evalAiState.answered();
+            return submission;
         } catch (SubmissionNotFoundException e) {
+            evalAiState.answered();
             throw new RejectedMessageException("submission-not-found", e.getMessage(), e);
         } catch (EvalAiRejectedException e) {
+            evalAiState.answered();
             throw new RejectedMessageException("evalai-rejected", e.getMessage(), e);
+        } catch (RuntimeException e) {
+            evalAiState.failed(e);
+            throw e;
         }
     }
 

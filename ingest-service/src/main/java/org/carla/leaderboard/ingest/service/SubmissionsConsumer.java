@@ -5,6 +5,7 @@ import jakarta.enterprise.event.Observes;
 
 import org.carla.leaderboard.ingest.config.IngestConfig;
 import org.carla.leaderboard.messaging.QueueConsumer;
+import org.carla.leaderboard.messaging.QueueConsumers;
 import org.carla.leaderboard.messaging.QueuesConfig;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,36 +17,24 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 @ApplicationScoped
 public class SubmissionsConsumer {
 
-    private final QueueConsumer consumer;
-    private volatile boolean consuming;
+    private final QueueConsumers consumers;
 
     SubmissionsConsumer(SqsClient sqs, QueuesConfig queues, SubmissionIntake intake, IngestConfig config,
             MeterRegistry registry) {
-        this.consumer = new QueueConsumer(sqs, queues.binding(QueuesConfig.SUBMISSIONS), intake,
-                config.consumer().options(), registry);
+        this.consumers = QueueConsumers.of(new QueueConsumer(sqs, queues.binding(QueuesConfig.SUBMISSIONS), intake,
+                config.consumer().options(), registry));
     }
 
     void start(@Observes StartupEvent event) {
-        consumer.start();
-        consuming = true;
+        consumers.start();
     }
 
     /** Lets the messages in hand finish; the others stay on the queue for the next instance. */
     void stop(@Observes ShutdownEvent event) {
-        consuming = false;
-        consumer.close();
+        consumers.close();
     }
 
-    public boolean consuming() {
-        return consuming;
-    }
-
-    /** Whether the queue answers. */
-    public boolean reachable() {
-        return consumer.reachable();
-    }
-
-    public int inFlight() {
-        return consumer.inFlight();
+    public QueueConsumers consumers() {
+        return consumers;
     }
 }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
+import org.carla.leaderboard.messaging.ConsumerConfig;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -54,7 +56,8 @@ public interface LauncherConfig {
 
     Watch watch();
 
-    Consumer consumer();
+    /** How launch-requests is consumed: {@code launcher.consumer.*}, messaging's group and defaults. */
+    ConsumerConfig consumer();
 
     interface ContainerResources {
         String cpuRequest();
@@ -83,16 +86,5 @@ public interface LauncherConfig {
         /** How often every Job is looked at again; a report that failed is retried then. */
         @WithDefault("PT1M")
         Duration resync();
-    }
-
-    interface Consumer {
-        @WithDefault("4")
-        int maxInFlight();
-
-        @WithDefault("PT20S")
-        Duration waitTime();
-
-        @WithDefault("PT60S")
-        Duration visibilityTimeout();
     }
 }

@@ -4,6 +4,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.launcher.config.LauncherConfig;
 import org.carla.leaderboard.launcher.service.JobWatcher;
+import org.carla.leaderboard.messaging.Dependencies;
+import org.carla.leaderboard.messaging.Dependency;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
@@ -12,7 +14,10 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
-/** Ready when the API server lists the submissions' Jobs (one, the cheapest list) and the watcher is in sync. */
+/**
+ * Ready when the API server lists the submissions' Jobs (one, the cheapest list) and the watcher is in sync; each probe
+ * also tells {@link Dependencies#KUBERNETES} whether the API server answered.
+ */
 @Readiness
 @ApplicationScoped
 public class KubernetesApiCheck implements HealthCheck {
@@ -20,11 +25,14 @@ public class KubernetesApiCheck implements HealthCheck {
     private final KubernetesClient kubernetes;
     private final JobWatcher watcher;
     private final String namespace;
+    private final Dependency dependency;
 
-    KubernetesApiCheck(KubernetesClient kubernetes, JobWatcher watcher, LauncherConfig config) {
+    KubernetesApiCheck(KubernetesClient kubernetes, JobWatcher watcher, LauncherConfig config,
+            Dependencies dependencies) {
         this.kubernetes = kubernetes;
         this.watcher = watcher;
         this.namespace = config.namespace();
+        this.dependency = dependencies.get(Dependencies.KUBERNETES);
     }
 
     @Override
@@ -33,8 +41,10 @@ public class KubernetesApiCheck implements HealthCheck {
         try {
             kubernetes.batch().v1().jobs().inNamespace(namespace).list(new ListOptionsBuilder().withLimit(1L).build());
         } catch (KubernetesClientException e) {
+            dependency.failed(e);
             return response.down().withData("error", String.valueOf(e.getMessage())).build();
         }
+        dependency.answered();
         return response.status(watcher.watching()).withData("watching", watcher.watching()).build();
     }
 }

@@ -4,8 +4,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.carla.leaderboard.launcher.config.LauncherConfig;
-import org.carla.leaderboard.messaging.ConsumerOptions;
 import org.carla.leaderboard.messaging.QueueConsumer;
+import org.carla.leaderboard.messaging.QueueConsumers;
 import org.carla.leaderboard.messaging.QueuesConfig;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,32 +17,27 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 @ApplicationScoped
 public class LaunchRequestConsumer {
 
-    private final QueueConsumer consumer;
+    private final QueueConsumers consumers;
     private final JobWatcher watcher;
 
     LaunchRequestConsumer(SqsClient sqs, QueuesConfig queues, SubmissionLauncher launcher, LauncherConfig config,
             MeterRegistry registry, JobWatcher watcher) {
         this.watcher = watcher;
-        ConsumerOptions options = ConsumerOptions.defaults()
-                .withMaxInFlight(config.consumer().maxInFlight())
-                .withWaitTime(config.consumer().waitTime())
-                .withVisibilityTimeout(config.consumer().visibilityTimeout());
-        this.consumer = new QueueConsumer(sqs, queues.binding(QueuesConfig.LAUNCH_REQUESTS), launcher, options,
-                registry);
+        this.consumers = QueueConsumers.of(new QueueConsumer(sqs, queues.binding(QueuesConfig.LAUNCH_REQUESTS),
+                launcher, config.consumer().options(), registry));
     }
 
     void onStart(@Observes StartupEvent event) {
         watcher.start();
-        consumer.start();
+        consumers.start();
     }
 
     void onStop(@Observes ShutdownEvent event) {
-        consumer.close();
+        consumers.close();
         watcher.stop();
     }
 
-    /** Whether the launch-requests queue answers. */
-    public boolean reachable() {
-        return consumer.reachable();
+    public QueueConsumers consumers() {
+        return consumers;
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -228,18 +229,28 @@ class JobLifecycleTests {
     }
 
     @Test
-    void readinessCoversKubernetesAndTheQueueAndMetricsCountTheJobs() {
+    void healthCoversTheConsumerKubernetesAndTheQueuesAndMetricsCountTheJobs() {
         LaunchRequest request = request("metrics");
         send(request);
         awaitJob(request);
 
         given().when().get("/q/health/ready").then().statusCode(200)
                 .body("checks.find { it.name == 'kubernetes-api' }.status", is("UP"))
-                .body("checks.find { it.name == 'launch-requests-queue' }.status", is("UP"));
-        String metrics = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
-        assertThat(metrics).containsPattern("leaderboard_launcher_jobs_created_total(\\{[^}]*\\})? [1-9]")
+                .body("checks.find { it.name == 'sqs' }.data.'launch-requests'", is(true))
+                .body("checks.find { it.name == 'sqs' }.data.'submission-events'", is(true));
+        given().when().get("/q/health/live").then().statusCode(200)
+                .body("checks.find { it.name == 'queue-consumers' }.data.'launch-requests'",
+                        startsWith("polling, last poll"));
+        given().when().get("/q/health/well").then().statusCode(200)
+                .body("checks.find { it.name == 'dependencies' }.data.kubernetes", is("up"))
+                .body("checks.find { it.name == 'dependencies' }.data.sqs", is("up"));
+        // The running gauge reads the informer's cache, which learns of the Job a moment after the API server.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                given().when().get("/q/metrics").then().statusCode(200).extract().asString())
+                .containsPattern("leaderboard_launcher_jobs_created_total(\\{[^}]*\\})? [1-9]")
                 .containsPattern("leaderboard_launcher_jobs_running(\\{[^}]*\\})? [1-9]")
-                .contains("leaderboard_launcher_launch_delay_seconds_count");
+                .contains("leaderboard_launcher_launch_delay_seconds_count")
+                .contains("leaderboard_dependency_up{dependency=\"kubernetes\"} 1.0"));
     }
 
     private LaunchRequest request(String teamName) {

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -20,10 +19,13 @@ import org.carla.leaderboard.domain.evalai.EvalAiUnavailableException;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
+import org.carla.leaderboard.messaging.Dependencies;
+import org.carla.leaderboard.messaging.Dependency;
 import org.carla.leaderboard.relay.config.EvalAiConfig;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
@@ -39,8 +41,10 @@ import io.smallrye.faulttolerance.api.ExponentialBackoff;
  * {@link EvalAiRefusedException}, not retried here, and waits likewise. Any other 4xx ends in
  * {@link EvalAiRejectedException}: the message can never succeed and is dead-lettered.
  *
- * <p>Every call EvalAI received is counted by kind and answer ({@code relay.evalai.calls}); whether EvalAI answers is
- * a gauge ({@code relay.evalai.available}) and one log line per change, never a readiness failure.
+ * <p>Every call EvalAI received is counted by kind and answer ({@code relay.evalai.calls}). Whether EvalAI answers is
+ * messaging's {@link Dependencies#EVALAI} ({@code leaderboard_dependency_up}, a log line when an outage starts and
+ * ends, {@code /q/health/well}), never a readiness failure: an answer reports it up here, and the failure that
+ * reaches a caller once the retries are spent is reported down by that caller ({@link #noteFailure}).
  */
 @ApplicationScoped
 @Retry(maxRetries = 4, delay = 500, jitter = 200, maxDuration = 60_000,
@@ -63,13 +67,25 @@ public class EvalAiClient {
     private final EvalAiApi api;
     private final EvalAiConfig config;
     private final MeterRegistry registry;
-    private final AtomicBoolean available = new AtomicBoolean(true);
+    private final Dependency state;
 
-    EvalAiClient(@RestClient EvalAiApi api, EvalAiConfig config, MeterRegistry registry) {
+    EvalAiClient(@RestClient EvalAiApi api, EvalAiConfig config, MeterRegistry registry, Dependencies dependencies) {
         this.api = api;
         this.config = config;
         this.registry = registry;
-        registry.gauge("relay.evalai.available", available, up -> up.get() ? 1 : 0);
+        this.state = dependencies.get(Dependencies.EVALAI);
+    }
+
+    /**
+     * A call's failure as its caller saw it, the retries spent: EvalAI unavailable, our token refused or the call cut
+     * by its timeout or the open circuit breaker mark EvalAI down; anything else (a rejection, another dependency)
+     * says nothing of EvalAI.
+     */
+    public void noteFailure(RuntimeException failure) {
+        if (failure instanceof EvalAiUnavailableException || failure instanceof EvalAiRefusedException
+                || failure instanceof FaultToleranceException) {
+            state.failed(failure);
+        }
     }
 
     /** {@code PATCH update_submission}: the submission runs, in this Job. */
@@ -160,7 +176,7 @@ public class EvalAiClient {
             throw failure(kind, about, e.getResponse().getStatus(), e);
         } catch (ProcessingException e) {
             count(kind, EvalAiAnswer.UNAVAILABLE);
-            unavailable("no answer to the " + kind + " request about " + about + ": " + e.getMessage());
+            LOG.debugf("EvalAI did not answer the %s request about %d: %s", kind, about, e.getMessage());
             throw new EvalAiUnavailableException(0, "EvalAI did not answer: " + e.getMessage(), e);
         }
         if (answer instanceof Response response) {
@@ -170,9 +186,7 @@ public class EvalAiClient {
             }
         }
         count(kind, EvalAiAnswer.OK);
-        if (available.compareAndSet(false, true)) {
-            LOG.infof("EvalAI answers again");
-        }
+        state.answered();
         return answer;
     }
 
@@ -182,23 +196,18 @@ public class EvalAiClient {
         String message = "EvalAI answered " + status + " to the " + kind + " request about " + about;
         return switch (answer) {
             case UNAVAILABLE -> {
-                unavailable(message);
+                LOG.debugf("%s", message);
                 yield new EvalAiUnavailableException(status, message, cause);
             }
             case REFUSED -> {
                 LOG.errorf("%s: the host token is not accepted (check the Secret evalai-token)", message);
                 yield new EvalAiRefusedException(status, message + ": the host token is not accepted");
             }
-            default -> new EvalAiRejectedException(status, message);
+            default -> {
+                state.answered();
+                yield new EvalAiRejectedException(status, message);
+            }
         };
-    }
-
-    private void unavailable(String message) {
-        if (available.compareAndSet(true, false)) {
-            LOG.errorf("EvalAI unavailable (%s); calls are retried, messages wait on their queues", message);
-        } else {
-            LOG.debugf("EvalAI still unavailable: %s", message);
-        }
     }
 
     private void count(String kind, EvalAiAnswer answer) {

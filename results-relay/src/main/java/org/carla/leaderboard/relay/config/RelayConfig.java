@@ -2,7 +2,7 @@ package org.carla.leaderboard.relay.config;
 
 import java.time.Duration;
 
-import org.carla.leaderboard.messaging.ConsumerOptions;
+import org.carla.leaderboard.messaging.ConsumerConfig;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -14,7 +14,11 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "relay")
 public interface RelayConfig {
 
-    Consumer consumer();
+    /** The consumer of {@code submission-events}: {@code relay.submission-events.*}. */
+    ConsumerConfig submissionEvents();
+
+    /** The consumer of {@code progress-reports}: {@code relay.progress-reports.*}. */
+    ConsumerConfig progressReports();
 
     LogTail logTail();
 
@@ -28,32 +32,6 @@ public interface RelayConfig {
      */
     @WithDefault("60s")
     Duration lastReportWait();
-
-    interface Consumer {
-        @WithDefault("10")
-        int maxInFlight();
-
-        @WithDefault("20s")
-        Duration waitTime();
-
-        @WithDefault("60s")
-        Duration visibilityTimeout();
-
-        /** Receives after which an event that keeps failing (EvalAI down) is dead-lettered. */
-        @WithDefault("5")
-        int maxReceives();
-
-        @WithDefault("5s")
-        Duration retryBackoff();
-
-        @WithDefault("5m")
-        Duration maxRetryBackoff();
-
-        default ConsumerOptions options() {
-            return new ConsumerOptions(maxInFlight(), waitTime(), visibilityTimeout(), maxReceives(), retryBackoff(),
-                    maxRetryBackoff());
-        }
-    }
 
     /** How often every run not over is checked for a cancel on EvalAI. */
     interface CancelCheck {

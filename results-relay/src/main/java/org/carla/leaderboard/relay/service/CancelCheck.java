@@ -80,6 +80,7 @@ public class CancelCheck {
         try {
             cancelled = evalAi.cancelledSince(challengePk, oldest(runs));
         } catch (RuntimeException e) {
+            evalAi.noteFailure(e);
             LOG.debugf("cancel check: EvalAI cannot list challenge %d now: %s", challengePk, e.getMessage());
             count("unavailable");
             return;
