@@ -74,6 +74,24 @@ class TablesIT {
         assertThat(stored.get("status").s()).isEqualTo("SUBMITTED");
     }
 
+    @Test
+    void theRecordsOfAStatusAreFoundThroughTheIndexByStatus() {
+        for (String[] record : new String[][] { { "sub-2", "RUNNING" }, { "sub-3", "FINISHED" }, { "sub-4", "RUNNING" } }) {
+            stack.dynamoDb().putItem(r -> r.tableName("leaderboard-20").item(Map.of(
+                    "team_id", AttributeValue.fromS("team-8"),
+                    "submission_id", AttributeValue.fromS(record[0]),
+                    "submission_status", AttributeValue.fromS(record[1]),
+                    "run", AttributeValue.fromN("1"))));
+        }
+
+        var running = stack.dynamoDb().query(r -> r.tableName("leaderboard-20").indexName("submission_status-index")
+                .keyConditionExpression("submission_status = :status")
+                .expressionAttributeValues(Map.of(":status", AttributeValue.fromS("RUNNING")))).items();
+
+        assertThat(running).extracting(item -> item.get("submission_id").s()).containsExactly("sub-2", "sub-4");
+        assertThat(running).allSatisfy(item -> assertThat(item).containsKey("run"));
+    }
+
     private static KeySchemaElement key(String name, KeyType type) {
         return KeySchemaElement.builder().attributeName(name).keyType(type).build();
     }

@@ -28,6 +28,24 @@ final class EvalAiCalls {
         return about(calls, pk, "PATCH", "/update_submission/");
     }
 
+    /** The reads of one submission ({@code GET /api/jobs/submission/{pk}}). */
+    static List<RecordedCall> reads(List<RecordedCall> calls, long pk) {
+        return calls.stream().filter(call -> call.method().equals("GET")
+                && call.path().equals("/api/jobs/submission/" + pk)).toList();
+    }
+
+    /** The lists of a challenge's submissions ({@code GET /api/jobs/challenge/{pk}/submission/?...}). */
+    static List<RecordedCall> lists(List<RecordedCall> calls, long challengePk) {
+        return calls.stream().filter(call -> call.method().equals("GET")
+                && call.path().startsWith("/api/jobs/challenge/" + challengePk + "/submission/")).toList();
+    }
+
+    /** Every call about one submission: its reads and the updates naming it. */
+    static List<RecordedCall> about(List<RecordedCall> calls, long pk) {
+        return calls.stream().filter(call -> reads(List.of(call), pk).size() == 1
+                || !call.body().isBlank() && body(call).path("submission").asLong() == pk).toList();
+    }
+
     static JsonNode body(RecordedCall call) {
         try {
             return JSON.readTree(call.body());

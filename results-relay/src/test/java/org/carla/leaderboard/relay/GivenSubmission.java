@@ -6,10 +6,10 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -22,9 +22,12 @@ import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.event.SubmissionRef;
+import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.record.SubmissionTable;
+import org.carla.leaderboard.domain.results.CheckpointMerge;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
+import org.carla.leaderboard.domain.results.ResultsJson;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
@@ -41,9 +44,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * the launcher and ingest send on {@code submission-events} and the reports logcopy sends on {@code progress-reports}.
  */
 final class GivenSubmission {
-
-    /** The global record's infraction key of each metric attribute ({@code agent_blocked} is {@code vehicle_blocked}). */
-    private static final Map<String, String> INFRACTIONS = orderedInfractions();
 
     private static final AtomicLong TEAMS = new AtomicLong(System.nanoTime() % 1_000_000 * 100);
 
@@ -108,27 +108,27 @@ final class GivenSubmission {
         return this;
     }
 
+    /** job-launcher created the run's Job; its pod waits for capacity (the record as the launcher writes it). */
+    GivenSubmission pending() {
+        stack.dynamoDb().updateItem(r -> r.tableName(table).key(key())
+                .updateExpression("SET #status = :pending, #launched = :run, #job = :job")
+                .expressionAttributeNames(Map.of("#status", SubmissionTable.STATUS,
+                        "#launched", SubmissionTable.LAUNCHED_RUN, "#job", SubmissionTable.JOB_NAME))
+                .expressionAttributeValues(Map.of(":pending", AttributeValue.fromS("PENDING"),
+                        ":run", AttributeValue.fromN(Integer.toString(run)), ":job", AttributeValue.fromS(jobName()))));
+        return this;
+    }
+
+    /** Whether the cancel control object is in the bucket. */
+    boolean cancelControl() {
+        return stack.s3().listObjectsV2(r -> r.bucket(bucket).prefix(SubmissionLayout.cancelControl(id())))
+                .keyCount() > 0;
+    }
+
     /** The Job of the current run, as job-launcher names it. */
     String jobName() {
         return "team-" + identity.teamId() + "-" + identity.track().toLowerCase(Locale.ROOT).replace('_', '-') + "-"
                 + identity.submissionPk() + "-r" + run;
-    }
-
-    private static Map<String, String> orderedInfractions() {
-        var keys = new LinkedHashMap<String, String>();
-        keys.put("collisions_pedestrians", "collisions_pedestrian");
-        keys.put("collisions_vehicles", "collisions_vehicle");
-        keys.put("collisions_layout", "collisions_layout");
-        keys.put("red_light_infractions", "red_light");
-        keys.put("stop_sign_infractions", "stop_infraction");
-        keys.put("off-road_infractions", "outside_route_lanes");
-        keys.put("route_deviations", "route_dev");
-        keys.put("route_timeouts", "route_timeout");
-        keys.put("agent_blocked", "vehicle_blocked");
-        keys.put("yield_emergency_vehicle_infractions", "yield_emergency_vehicle_infractions");
-        keys.put("scenario_timeouts", "scenario_timeouts");
-        keys.put("min_speed_infractions", "min_speed_infractions");
-        return keys;
     }
 
     long pk() {
@@ -140,47 +140,56 @@ final class GivenSubmission {
     }
 
     /**
-     * The three EvalAI files logcopy derives, with the domain's {@link EvalAiFiles#texts(String)}, from a merged
-     * checkpoint of two routes whose global record holds the given metrics (by attribute); without metrics, one of the
-     * two routes done and no global record yet.
+     * What logcopy uploads from the agents' checkpoints: the merged checkpoint ({@code agent_results.json}, merged by
+     * the domain's {@link CheckpointMerge} against the 2 expected routes) and the three EvalAI files derived from it.
+     * With {@code driving_score} and {@code route_completion}, both routes are done with those scores (one collision
+     * with a vehicle on the first, blocked once and 52.147 m off-road on the second); without, one route of two.
      */
-    GivenSubmission evalAiFiles(Map<String, Double> metrics) {
-        String merged = metrics.isEmpty() ? checkpoint(1, "{}") : checkpoint(2, globalRecord(metrics));
+    GivenSubmission results(Map<String, Double> scores) {
+        if (scores.isEmpty()) {
+            return results(route(0, 48.0, 80.0, "{}"));
+        }
+        double composed = scores.get("driving_score");
+        double route = scores.get("route_completion");
+        return results(route(0, composed, route, "{\"collisions_vehicle\": [\"Agent collided against object\"]}"),
+                route(1, composed, route, "{\"vehicle_blocked\": [\"Agent got blocked\"], \"outside_route_lanes\":"
+                        + " [\"Agent went outside its route lanes for about 52.147 meters (3.13% of the completed"
+                        + " route)\"]}"));
+    }
+
+    /** The merged checkpoint of these route records (JSON), as logcopy merges and uploads it, with the EvalAI files. */
+    GivenSubmission results(String... records) {
+        String agentFile = """
+                {"_checkpoint": {"global_record": {}, "progress": [%d, 2], "records": [%s]},
+                 "entry_status": "Started", "eligible": false, "sensors": ["carla_camera", "carla_camera", "carla_gnss"],
+                 "values": [], "labels": []}""".formatted(records.length, String.join(", ", records));
+        var merge = CheckpointMerge.merge(List.of(ResultsJson.parse(agentFile)), OptionalInt.of(2));
+        return mergedResults(ResultsJson.write(merge.merged()));
+    }
+
+    /** This text as the merged checkpoint (a participant's code can write it), with the EvalAI files derived from it. */
+    GivenSubmission mergedResults(String merged) {
+        put(LogsLayout.mergedCheckpoint(), merged);
         var texts = EvalAiFiles.texts(merged);
-        texts.forEach((name, text) -> put(EvalAiFiles.DIRECTORY + "/" + name, text));
+        texts.forEach((name, text) -> put(LogsLayout.evalAiFile(name), text));
         resultsText = texts.get(EvalAiFiles.RESULTS);
         return this;
     }
 
+    /** One finished route record. */
+    static String route(int route, double composed, double completion, String infractions) {
+        return """
+                {"index": %d, "route_id": "RouteScenario_%d_rep0", "status": "Completed", "num_infractions": 0,
+                 "infractions": %s, "scores": {"score_route": %s, "score_penalty": %s, "score_composed": %s},
+                 "meta": {"route_length": 750.0, "duration_game": 150.0, "duration_system": 300.0}}"""
+                .formatted(route, route, infractions, completion, completion == 0 ? 0 : composed / completion,
+                        composed);
+    }
+
     /** The stdout.txt logcopy uploaded. */
     String stdout() {
-        return stack.s3().getObjectAsBytes(r -> r.bucket(bucket).key(id() + "/evalai/stdout.txt")).asUtf8String();
-    }
-
-    private static String globalRecord(Map<String, Double> metrics) {
-        var infractions = new StringBuilder();
-        INFRACTIONS.forEach((attribute, key) -> infractions.append(infractions.isEmpty() ? "" : ", ")
-                .append('"').append(key).append("\": ").append(metrics.getOrDefault(attribute, 0.0)));
-        return """
-                {"index": -1, "route_id": -1, "status": "Completed", "infractions": {%s},
-                 "scores_mean": {"score_composed": %s, "score_route": %s, "score_penalty": %s},
-                 "scores_std_dev": {"score_composed": 0.0, "score_route": 0.0, "score_penalty": 0.0},
-                 "meta": {"total_length": 1500.0, "duration_game": 300.0, "duration_system": 600.0, "exceptions": []}}"""
-                .formatted(infractions, metrics.getOrDefault("driving_score", 0.0),
-                        metrics.getOrDefault("route_completion", 0.0), metrics.getOrDefault("infraction_penalty", 0.0));
-    }
-
-    private static String checkpoint(int routesDone, String globalRecord) {
-        var records = IntStream.range(0, routesDone).mapToObj(i -> """
-                {"index": %d, "route_id": "RouteScenario_%d_rep0", "status": "Completed", "num_infractions": 0,
-                 "infractions": {}, "scores": {"score_route": 80.0, "score_penalty": 0.6, "score_composed": 48.0},
-                 "meta": {"route_length": 750.0, "duration_game": 150.0, "duration_system": 300.0}}"""
-                .formatted(i, i)).collect(Collectors.joining(", "));
-        return """
-                {"_checkpoint": {"global_record": %s, "progress": [%d, 2], "records": [%s]},
-                 "entry_status": "%s", "eligible": %s, "sensors": ["carla_camera", "carla_camera", "carla_gnss"],
-                 "values": [], "labels": []}"""
-                .formatted(globalRecord, routesDone, records, routesDone == 2 ? "Finished" : "Started", routesDone == 2);
+        return stack.s3().getObjectAsBytes(r -> r.bucket(bucket)
+                .key(SubmissionLayout.key(id(), LogsLayout.evalAiFile(EvalAiFiles.STDOUT)))).asUtf8String();
     }
 
     /** The status files of a run where every container finished its work. */
@@ -219,7 +228,7 @@ final class GivenSubmission {
         return JobStarted.of(identity, run, jobName(), now.minusSeconds(600), now);
     }
 
-    /** logcopy's report of the results placed last ({@link #evalAiFiles}), with their digest. */
+    /** logcopy's report of the results placed last ({@link #results}), with their digest. */
     Progress progress(int done, int total) {
         return Progress.of(SubmissionRef.of(identity), run, done, total, done == total, sha256(resultsText), false,
                 null, List.of(), Instant.now());
@@ -231,10 +240,15 @@ final class GivenSubmission {
                 notUploaded, Instant.now());
     }
 
+    /** The run's Job ended a minute ago (longer than the relay waits for logcopy's last report in tests). */
     JobFinished jobFinished(JobFinished.Outcome outcome, String reason, List<ContainerOutcome> containers) {
-        Instant now = Instant.now();
-        return JobFinished.of(identity, run, jobName(), outcome, reason, workerPairs, now.minusSeconds(600), now,
-                containers, now);
+        return jobFinished(outcome, reason, containers, Instant.now().minusSeconds(60));
+    }
+
+    JobFinished jobFinished(JobFinished.Outcome outcome, String reason, List<ContainerOutcome> containers,
+            Instant finishedAt) {
+        return JobFinished.of(identity, run, jobName(), outcome, reason, workerPairs, finishedAt.minusSeconds(600),
+                finishedAt, containers, Instant.now());
     }
 
     JobFinished succeeded() {

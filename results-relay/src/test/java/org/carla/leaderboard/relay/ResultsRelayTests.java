@@ -2,10 +2,10 @@ package org.carla.leaderboard.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.hamcrest.Matchers.is;
-import static org.hamcrest.Matchers.nullValue;
+import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -22,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.RestAssured;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** A submission's life as EvalAI and the submissions table see it, from the events the relay consumes. */
@@ -37,17 +36,14 @@ class ResultsRelayTests {
     static final long SENSORS_QUALIFIER = 2075;
     static final Duration PATIENCE = Duration.ofSeconds(20);
 
-    static final Map<String, Double> RESULTS = Map.ofEntries(Map.entry("driving_score", 41.25),
-            Map.entry("route_completion", 77.5), Map.entry("infraction_penalty", 0.62),
-            Map.entry("collisions_vehicles", 0.125), Map.entry("off-road_infractions", 0.031),
-            Map.entry("agent_blocked", 0.25), Map.entry("min_speed_infractions", 1.5));
+    static final Map<String, Double> RESULTS = Map.of("driving_score", 41.25, "route_completion", 77.5);
 
     @InjectLocalStack
     RunningStack stack;
 
     @Test
     void aFinishedSubmissionReachesEvalAiAndItsRecord() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(RESULTS);
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS);
         var started = given.jobStarted();
         given.send(started);
         await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
@@ -65,7 +61,7 @@ class ResultsRelayTests {
         assertThat(onEvalAi.status()).isEqualTo("finished");
         assertThat(onEvalAi.statusHistory()).containsSubsequence("running", "partially_evaluated", "finished");
         assertThat(onEvalAi.jobNames()).containsExactly(given.jobName());
-        assertThat(onEvalAi.result()).contains("\"Driving score\": 41.25").contains("\"Agent blocked\": 0.25");
+        assertThat(onEvalAi.result()).contains("\"Driving score\": 41.25").contains("\"Agent blocked\": 0.86");
         assertThat(onEvalAi.stdout()).isEqualTo(given.stdout()).contains("All 2 route have been completed");
         assertThat(onEvalAi.stderr()).isEmpty();
         assertThat(onEvalAi.metadata()).contains("\"entry_status\"");
@@ -74,8 +70,8 @@ class ResultsRelayTests {
         assertThat(record.get("submission_status").s()).isEqualTo("FINISHED");
         assertThat(record).containsKey("end_time");
         assertThat(record.get("driving_score").n()).isEqualTo("41.25");
-        assertThat(record.get("off-road_infractions").n()).isEqualTo("0.031");
-        assertThat(record.get("agent_blocked").n()).isEqualTo("0.25");
+        assertThat(record.get("off-road_infractions").n()).isEqualTo("0.052");
+        assertThat(record.get("agent_blocked").n()).isEqualTo("0.86");
         assertThat(record.get("collisions_pedestrians").n()).isEqualTo("0.0");
         for (Metric metric : Metric.values()) {
             assertThat(record).as("attribute %s", metric.attribute()).containsKey(metric.attribute());
@@ -84,7 +80,7 @@ class ResultsRelayTests {
 
     @Test
     void aFailedSubmissionTellsWhyWithTheTailOfTheFailingContainersLog() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(Map.of())
+        var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of())
                 .statusFiles("agent-1.done", "simulator-1.done", "agent-2.crash0", "agent-2.crash1", "simulator-2.crash0")
                 .log("agent/agent2/leaderboard.log", "agent2", 400)
                 .log("agent/agent1/leaderboard.log", "agent1", 10)
@@ -111,8 +107,32 @@ class ResultsRelayTests {
     }
 
     @Test
+    void eachRunsGpuHoursAreAddedToTheRecordAndShownInTheMetadata() {
+        var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of());
+        // Run 1: both pairs of the g5.12xlarge (4 GPUs, 2 per pair) ran the Job's 600 s: 4 x 600 s = 0.667 GPU-hours.
+        given.send(given.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded", List.of()));
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        assertThat(Double.parseDouble(given.record().get("gpu_hours").n())).isCloseTo(0.6667, within(0.001));
+        stack.evalAi().resume(given.pk());
+        given.resumed().results(RESULTS).allDone();
+
+        // Run 2: pair 1 ended after 300 s, pair 2 with the Job after 600 s: 2 x 300 + 2 x 600 = 0.5 GPU-hours.
+        var finished = given.jobFinished(JobFinished.Outcome.SUCCEEDED, null, List.of());
+        Instant pairOneEnd = finished.startedAt().plusSeconds(300);
+        given.send(given.jobFinished(JobFinished.Outcome.SUCCEEDED, null, List.of(
+                new ContainerOutcome("agent-1", 0, 0, "Completed", pairOneEnd),
+                new ContainerOutcome("simulator-1", 0, 0, "Completed", pairOneEnd.minusSeconds(5))),
+                finished.finishedAt()));
+
+        await().atMost(PATIENCE).until(() -> "finished".equals(given.onEvalAi().status()));
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        assertThat(Double.parseDouble(given.record().get("gpu_hours").n())).isCloseTo(1.1667, within(0.001));
+        assertThat(given.onEvalAi().metadata()).contains("\"gpu_hours\":{\"run\":2,\"this_run\":0.5,\"all_runs\":1.167}");
+    }
+
+    @Test
     void aTrackThatHidesLogsSaysWhyButShowsNoLog() {
-        var given = GivenSubmission.submitted(stack, MAP).evalAiFiles(Map.of())
+        var given = GivenSubmission.submitted(stack, MAP).results(Map.of())
                 .log("agent/agent1/leaderboard.log", "secret", 20);
 
         given.send(given.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded",
@@ -139,7 +159,7 @@ class ResultsRelayTests {
 
     @Test
     void aSubmissionCancelledOnEvalAiDuringTheRunIsStoppedThroughTheControlObject() {
-        var given = GivenSubmission.submitted(stack, SENSORS).evalAiFiles(Map.of());
+        var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of());
         given.send(given.jobStarted());
         await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
         given.report(given.progress(1, 2));
@@ -198,7 +218,7 @@ class ResultsRelayTests {
     @Test
     void aPassedQualifierOpensTheTrackAndCongratulates() {
         var given = GivenSubmission.submitted(stack, SENSORS_QUALIFIER)
-                .evalAiFiles(Map.of("driving_score", 12.5, "route_completion", 64.0))
+                .results(Map.of("driving_score", 12.5, "route_completion", 64.0))
                 .allDone();
 
         given.send(given.succeeded());
@@ -216,7 +236,7 @@ class ResultsRelayTests {
     @Test
     void aQualifierBelowAThresholdDoesNotOpenTheTrack() {
         var given = GivenSubmission.submitted(stack, SENSORS_QUALIFIER)
-                .evalAiFiles(Map.of("driving_score", 4.0, "route_completion", 64.0))
+                .results(Map.of("driving_score", 4.0, "route_completion", 64.0))
                 .allDone();
 
         given.send(given.succeeded());
@@ -227,14 +247,6 @@ class ResultsRelayTests {
         assertThat(onEvalAi.stdout()).startsWith("Your submission did not pass the SENSORS_QUALIFIER qualifier")
                 .containsPattern("driving_score\\s+4\\.000\\s+5\\.000\\s+not passed");
         assertThat(qualification(given)).isEmpty();
-    }
-
-    @Test
-    void readyWhenTheQueueAndTheTablesAnswerWhateverEvalAiDoes() {
-        RestAssured.get("/q/health/ready").then().statusCode(200)
-                .body("checks[0].data.sqs", is(true))
-                .body("checks[0].data.dynamodb", is(true))
-                .body("checks[0].data.evalai", nullValue());
     }
 
     private Map<String, AttributeValue> qualification(GivenSubmission given) {

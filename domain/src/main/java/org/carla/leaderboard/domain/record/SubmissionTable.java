@@ -19,6 +19,15 @@ public final class SubmissionTable {
     /** Attribute value of a time or metric not reached yet. */
     public static final String NOT_YET = "-";
 
+    /**
+     * The global secondary index by status: partition key {@link #STATUS} (S), sort key {@link #SUBMISSION_ID} (S),
+     * every attribute projected. A query of one status reads only the records holding it, so the submissions of a run
+     * that is not over (SUBMITTED, PENDING, RUNNING) are found without scanning the table (results-relay's cancel
+     * check every minute). Every record holds a status, so the index holds every record; the terminal statuses'
+     * partitions grow with the leaderboard's history and are never queried by the minute.
+     */
+    public static final String STATUS_INDEX = "submission_status-index";
+
     // The key.
     public static final String TEAM_ID = "team_id";
     public static final String SUBMISSION_ID = "submission_id";

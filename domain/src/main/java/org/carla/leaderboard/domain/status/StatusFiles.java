@@ -74,18 +74,14 @@ public final class StatusFiles {
     }
 
     /**
-     * The final status of a submission whose Job has ended, from the status files it left: a cancel file → CANCELLED;
-     * every simulator, agent and logcopy done file (2N + 1) → FINISHED; anything else → FAILED.
+     * The status files' part of the verdict of a run whose Job has ended: every simulator, agent and logcopy done file
+     * (2N + 1) is there. Names may be bare or keys. The rest of the verdict (the cancel the relay recorded, the results
+     * covering every expected route) is results-relay's, which knows the record; a {@link #SIMULATION_CANCEL} alone
+     * proves nothing, since every container of the pod can write it.
      */
-    public static SubmissionStatus finalStatus(Collection<String> names, int workerPairs) {
+    public static boolean allDone(Collection<String> names, int workerPairs) {
         Set<String> present = names.stream().map(StatusFiles::baseName).collect(Collectors.toSet());
-        if (present.contains(SIMULATION_CANCEL)) {
-            return SubmissionStatus.CANCELLED;
-        }
-        if (allWorkersDone(present, workerPairs) && present.contains(LOGCOPY_DONE)) {
-            return SubmissionStatus.FINISHED;
-        }
-        return SubmissionStatus.FAILED;
+        return allWorkersDone(present, workerPairs) && present.contains(LOGCOPY_DONE);
     }
 
     /** The file name of a path or S3 key: what follows the last {@code /}. */

@@ -6,6 +6,7 @@ import java.time.format.DateTimeParseException;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.ImageReference;
 import org.carla.leaderboard.domain.event.LaunchRequest;
@@ -130,8 +131,9 @@ public class SubmissionIntake implements MessageHandler {
     }
 
     /**
-     * EvalAI's view of the submission. A 404 is final (dead-letter); anything else that fails once the client's own
-     * retries are spent (5xx, 429, timeouts, a refused token) marks EvalAI down and leaves the message on the queue.
+     * EvalAI's view of the submission. A 404 or another rejection (4xx) is final (dead-letter), and EvalAI answered;
+     * anything else that fails once the client's own retries are spent (5xx, 429, timeouts, a refused token) marks
+     * EvalAI down and leaves the message on the queue.
      */
     private EvalAiSubmission fetch(SubmissionAnnounced announced) {
         try {
@@ -141,6 +143,9 @@ public class SubmissionIntake implements MessageHandler {
         } catch (SubmissionNotFoundException e) {
             evalAiState.answered();
             throw new RejectedMessageException("submission-not-found", e.getMessage(), e);
+        } catch (EvalAiRejectedException e) {
+            evalAiState.answered();
+            throw new RejectedMessageException("evalai-rejected", e.getMessage(), e);
         } catch (RuntimeException e) {
             evalAiState.failed(e);
             throw e;

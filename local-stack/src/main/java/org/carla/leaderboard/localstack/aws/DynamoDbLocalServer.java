@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.carla.leaderboard.domain.record.QualifierTable;
+import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.localstack.StackContext;
 import org.carla.leaderboard.localstack.process.ServerClassPath;
 import org.carla.leaderboard.localstack.process.ServerProcess;
@@ -15,13 +17,17 @@ import org.carla.leaderboard.localstack.process.ServerProcess;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.Projection;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * DynamoDB: DynamoDB Local on a file in the work dir, one database whatever the client's credentials and region
- * ({@code -sharedDb}), with the submissions table of every configured leaderboard and the qualifier table.
+ * ({@code -sharedDb}), with the submissions table of every configured leaderboard (with its index by status) and the
+ * qualifier table.
  */
 public final class DynamoDbLocalServer extends LocalAwsServer {
 
@@ -61,17 +67,34 @@ public final class DynamoDbLocalServer extends LocalAwsServer {
         client = AwsClients.client(DynamoDbClient.builder(), endpoint, context.credentials(), context.region());
         var keys = new LinkedHashMap<String, String>();
         context.evaluation().leaderboards().values()
-                .forEach(leaderboard -> keys.put(leaderboard.submissionsTable(), "submission_id"));
-        keys.put(context.evaluation().qualifierTable(), "track_codename");
-        keys.forEach((table, sortKey) -> client.createTable(r -> r.tableName(table)
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(
-                        AttributeDefinition.builder().attributeName("team_id").attributeType(ScalarAttributeType.S).build(),
-                        AttributeDefinition.builder().attributeName(sortKey).attributeType(ScalarAttributeType.S).build())
-                .keySchema(
-                        KeySchemaElement.builder().attributeName("team_id").keyType(KeyType.HASH).build(),
-                        KeySchemaElement.builder().attributeName(sortKey).keyType(KeyType.RANGE).build())));
+                .forEach(leaderboard -> keys.put(leaderboard.submissionsTable(), SubmissionTable.SUBMISSION_ID));
+        keys.put(context.evaluation().qualifierTable(), QualifierTable.TRACK_CODENAME);
+        keys.forEach((table, sortKey) -> client.createTable(r -> {
+            r.tableName(table)
+                    .billingMode(BillingMode.PAY_PER_REQUEST)
+                    .attributeDefinitions(attribute(SubmissionTable.TEAM_ID), attribute(sortKey))
+                    .keySchema(key(SubmissionTable.TEAM_ID, KeyType.HASH), key(sortKey, KeyType.RANGE));
+            if (sortKey.equals(SubmissionTable.SUBMISSION_ID)) {
+                // As deploy/aws defines it: the records of runs not over are found by their status, not a scan.
+                r.attributeDefinitions(attribute(SubmissionTable.TEAM_ID), attribute(sortKey),
+                        attribute(SubmissionTable.STATUS))
+                        .globalSecondaryIndexes(GlobalSecondaryIndex.builder()
+                                .indexName(SubmissionTable.STATUS_INDEX)
+                                .keySchema(key(SubmissionTable.STATUS, KeyType.HASH),
+                                        key(SubmissionTable.SUBMISSION_ID, KeyType.RANGE))
+                                .projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+                                .build());
+            }
+        }));
         tables = List.copyOf(keys.keySet());
+    }
+
+    private static AttributeDefinition attribute(String name) {
+        return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
+    }
+
+    private static KeySchemaElement key(String name, KeyType type) {
+        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
     }
 
     @Override

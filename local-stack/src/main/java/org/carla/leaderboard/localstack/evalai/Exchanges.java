@@ -33,6 +33,21 @@ final class Exchanges {
         }
     }
 
+    /** DRF's {@code request.query_params} (and form fields): the first value of each name, decoded; empty for none. */
+    static Map<String, String> queryParams(String rawQuery) {
+        Map<String, String> params = new LinkedHashMap<>();
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return params;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int equals = pair.indexOf('=');
+            String key = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+            String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
+            params.putIfAbsent(key, value);
+        }
+        return params;
+    }
+
     /** DRF's {@code request.data}: a JSON object, or form fields (EvalAI's own worker sends form-encoded data). */
     static Map<String, Object> data(HttpExchange exchange, String body) {
         String type = exchange.getRequestHeaders().getFirst("Content-Type");
@@ -40,14 +55,8 @@ final class Exchanges {
             return Map.of();
         }
         if (type != null && type.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
-            Map<String, Object> form = new LinkedHashMap<>();
-            for (String pair : body.split("&")) {
-                int equals = pair.indexOf('=');
-                String key = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
-                String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
-                form.putIfAbsent(key, value);
-            }
-            return form;
+            // Form fields are encoded as a query string is.
+            return new LinkedHashMap<>(queryParams(body));
         }
         if (type != null && !type.toLowerCase().startsWith("application/json")) {
             // DRF's answer; multipart (file uploads) is not part of the host API the backend uses.

@@ -17,7 +17,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 
 /**
- * EvalAI's host API under {@code /api/}: the submission read and the three update endpoints, behind the Bearer token,
+ * EvalAI's host API under {@code /api/}: the submission read, the challenge's submission list (by status and time of
+ * submission), the three update endpoints and the host's cancel and resume, behind the Bearer token,
  * the injected faults and the call recorder. Paths are EvalAI's exactly (no trailing slash on the read; a trailing
  * slash and the plural {@code challenges} on the partial update).
  */
@@ -31,6 +32,7 @@ final class HostApi implements HttpHandler {
     private static final Pattern RESUME = Pattern.compile("/api/jobs/submissions/([0-9]+)/resume/");
     private static final Pattern PARTIAL = Pattern.compile(
             "/api/jobs/challenges/([0-9]+)/update_partially_evaluated_submission/");
+    private static final Pattern LIST = Pattern.compile("/api/jobs/challenge/([0-9]+)/submission/");
 
     private final Submissions submissions;
     private final Faults faults;
@@ -81,7 +83,7 @@ final class HostApi implements HttpHandler {
                 answer = status == 429 ? Map.of("detail", throttled(failure.retryAfter())) : null;
             } else {
                 authenticate(exchange);
-                answer = route(method, path, Exchanges.data(exchange, body));
+                answer = route(method, path, query, Exchanges.data(exchange, body));
                 status = 200;
             }
         } catch (EvalAiError e) {
@@ -109,8 +111,14 @@ final class HostApi implements HttpHandler {
         }
     }
 
-    private Object route(String method, String path, Map<String, Object> data) {
+    private Object route(String method, String path, String query, Map<String, Object> data) {
         Matcher matcher;
+        if ((matcher = LIST.matcher(path)).matches()) {
+            allow(method, "GET");
+            Map<String, String> params = Exchanges.queryParams(query);
+            return submissions.list(Long.parseLong(matcher.group(1)), params.get("status"),
+                    params.get("submitted_after"), params.get("submitted_before"), baseUrl);
+        }
         if ((matcher = SUBMISSION.matcher(path)).matches()) {
             allow(method, "GET");
             long pk = Long.parseLong(matcher.group(1));

@@ -27,6 +27,9 @@ final class Submissions {
     /** EvalAI's {@code Submission.STATUS_OPTIONS}: what its serializer accepts for {@code status}. */
     private static final Set<String> STATUSES = Set.of("submitting", "submitted", "queued", "running", "failed",
             "cancelled", "resuming", "finished", "archived", "partially_evaluated");
+    /** The statuses {@code get_submissions_for_challenge} filters by (its own list). */
+    private static final Set<String> LISTABLE = Set.of("submitted", "running", "queued", "resuming", "failed",
+            "cancelled", "finished", "submitting");
     private static final Set<String> CANCELLABLE = Set.of("submitting", "submitted", "queued", "running", "resuming",
             "partially_evaluated");
 
@@ -133,6 +136,45 @@ final class Submissions {
         }
         resume(pk);
         return Map.of("success", "Submission is successfully resumed");
+    }
+
+    /**
+     * {@code GET /api/jobs/challenge/{challenge_pk}/submission/?status=&submitted_after=&submitted_before=}: EvalAI's
+     * {@code get_submissions_for_challenge}, for the challenge's hosts: every submission of the challenge, filtered by
+     * one status (of EvalAI's list there, which has no {@code partially_evaluated}) and by submission time (strictly
+     * after, strictly before; ISO-8601 as Django's {@code parse_datetime} reads it), serialized as the single read is,
+     * unpaginated.
+     */
+    synchronized List<Map<String, Object>> list(long challengePk, String status, String submittedAfter,
+            String submittedBefore, String baseUrl) {
+        requireHost(challengePk);
+        if (status != null && !status.isEmpty() && !LISTABLE.contains(status)) {
+            throw new EvalAiError(400, "error", "Invalid submission status " + status);
+        }
+        Instant after = listTime(submittedAfter, "submitted_after");
+        Instant before = listTime(submittedBefore, "submitted_before");
+        return submissions.values().stream()
+                .filter(s -> status == null || status.isEmpty() || s.status.equals(status))
+                .filter(s -> after == null || s.submittedAt.isAfter(after))
+                .filter(s -> before == null || s.submittedAt.isBefore(before))
+                .map(s -> serialized(s, baseUrl))
+                .toList();
+    }
+
+    private static Instant listTime(String value, String name) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        try {
+            return java.time.OffsetDateTime.parse(value.replace(' ', 'T')).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            try {
+                // Django reads a time without offset as naive; the stand-in, like EvalAI's servers, runs in UTC.
+                return java.time.LocalDateTime.parse(value.replace(' ', 'T')).toInstant(java.time.ZoneOffset.UTC);
+            } catch (java.time.format.DateTimeParseException naive) {
+                throw new EvalAiError(400, "error", "Invalid datetime format for '" + name + "'");
+            }
+        }
     }
 
     synchronized Optional<SubmissionView> view(long pk) {

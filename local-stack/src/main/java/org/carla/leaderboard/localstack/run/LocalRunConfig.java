@@ -125,12 +125,16 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
     }
 
     /**
-     * What a service gets on top of the stack's {@code quarkusConfig()}: the demo's logcopy period; for ops-console,
-     * a static operator token instead of OIDC.
+     * What a service gets on top of the stack's {@code quarkusConfig()}: the demo's logcopy period, and the relay's
+     * cancel check at the same compressed pace (a cancel while Pending is noticed in seconds, not the minute of
+     * production); for ops-console, a static operator token instead of OIDC.
      */
     public Map<String, String> serviceConfig(String service) {
         if (service.equals("job-launcher")) {
             return Map.of("launcher.logs-period", logsPeriod.toString());
+        }
+        if (service.equals("results-relay")) {
+            return Map.of("relay.cancel-check.every", Math.max(1, logsPeriod.toSeconds()) + "s");
         }
         if (service.equals(CONSOLE)) {
             // The stand-in's challenge (EvalAiOptions' default), for records written before they held challenge_id.

@@ -266,6 +266,31 @@ class EvalAiStandInTests {
     }
 
     @Test
+    void listsTheChallengesSubmissionsByStatusAndTimeAsEvalAiDoes() {
+        long early = evalAi.createSubmission(NewSubmission.of(7, "Team Seven", 2077, IMAGE)).pk();
+        long cancelled = evalAi.createSubmission(NewSubmission.of(8, "Team Eight", 2077, IMAGE)).pk();
+        long running = running();
+        evalAi.cancel(early);
+        evalAi.cancel(cancelled);
+        String between = evalAi.submission(early).orElseThrow().submittedAt().toString();
+
+        host().queryParam("status", "cancelled").get("/api/jobs/challenge/23/submission/").then().statusCode(200)
+                .body("id", equalTo(List.of((int) early, (int) cancelled)))
+                .body("[0].participant_team_name", equalTo("Team Seven"));
+        host().queryParam("status", "cancelled").queryParam("submitted_after", between)
+                .get("/api/jobs/challenge/23/submission/").then().statusCode(200)
+                .body("id", equalTo(List.of((int) cancelled)));
+        host().get("/api/jobs/challenge/23/submission/").then().statusCode(200)
+                .body("id", equalTo(List.of((int) early, (int) cancelled, (int) running)));
+        host().queryParam("status", "partially_evaluated").get("/api/jobs/challenge/23/submission/").then()
+                .statusCode(400).body("error", equalTo("Invalid submission status partially_evaluated"));
+        host().queryParam("submitted_after", "yesterday").get("/api/jobs/challenge/23/submission/").then()
+                .statusCode(400).body("error", equalTo("Invalid datetime format for 'submitted_after'"));
+        host().get("/api/jobs/challenge/99/submission/").then().statusCode(400);
+        given().baseUri(evalAi.url()).get("/api/jobs/challenge/23/submission/").then().statusCode(401);
+    }
+
+    @Test
     void failsCallsAndSlowsThemDownWhenTold() {
         long pk = evalAi.createSubmission(NewSubmission.of(7, "Team Seven", 2077, IMAGE)).pk();
         evalAi.failNext(2, 503);

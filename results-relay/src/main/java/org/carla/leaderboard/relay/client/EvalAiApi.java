@@ -1,40 +1,55 @@
 package org.carla.leaderboard.relay.client;
 
+import java.util.List;
+
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import org.eclipse.microprofile.rest.client.annotation.RegisterClientHeaders;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
-/** EvalAI's host API as the relay uses it; only {@link EvalAi} calls it. */
+/** EvalAI's host API as the relay uses it, the host token in each call's header; only {@link EvalAiClient} calls it. */
 @RegisterRestClient(configKey = "evalai")
-@RegisterClientHeaders(EvalAiAuthorization.class)
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 interface EvalAiApi {
 
     @PATCH
     @Path("/api/jobs/challenge/{challengePk}/update_submission/")
-    Response markRunning(@PathParam("challengePk") long challengePk, RunningUpdate update);
+    Response markRunning(@PathParam("challengePk") long challengePk, RunningUpdate update,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization);
 
     @PUT
     @Path("/api/jobs/challenge/{challengePk}/update_submission/")
-    Response updateSubmission(@PathParam("challengePk") long challengePk, EvaluationUpdate update);
+    Response updateSubmission(@PathParam("challengePk") long challengePk, EvaluationUpdate update,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization);
 
     @PUT
     @Path("/api/jobs/challenges/{challengePk}/update_partially_evaluated_submission/")
-    Response updatePartiallyEvaluated(@PathParam("challengePk") long challengePk, EvaluationUpdate update);
+    Response updatePartiallyEvaluated(@PathParam("challengePk") long challengePk, EvaluationUpdate update,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization);
 
+    /** No trailing slash: EvalAI's route for this one has none. */
     @GET
     @Path("/api/jobs/submission/{submissionPk}")
-    EvalAiSubmission submission(@PathParam("submissionPk") long submissionPk);
+    EvalAiSubmission submission(@PathParam("submissionPk") long submissionPk,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization);
+
+    /** The challenge's submissions of one status submitted after a time (EvalAI's get_submissions_for_challenge). */
+    @GET
+    @Path("/api/jobs/challenge/{challengePk}/submission/")
+    List<EvalAiSubmission> submissions(@PathParam("challengePk") long challengePk, @QueryParam("status") String status,
+            @QueryParam("submitted_after") String submittedAfter,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization);
 
     /** Any answer below 500 means EvalAI is up; the path itself need not exist. */
     @GET

@@ -2,55 +2,49 @@ package org.carla.leaderboard.relay.config;
 
 import java.time.Duration;
 
-import org.carla.leaderboard.messaging.ConsumerOptions;
+import org.carla.leaderboard.messaging.ConsumerConfig;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** How the relay consumes {@code submission-events}, confirms final statuses and tails failed containers' logs. */
+/**
+ * How the relay consumes its queues, waits for logcopy's last report, reads the merged results and tails failed
+ * containers' logs.
+ */
 @ConfigMapping(prefix = "relay")
 public interface RelayConfig {
 
-    Consumer consumer();
+    /** The consumer of {@code submission-events}: {@code relay.submission-events.*}. */
+    ConsumerConfig submissionEvents();
 
-    Confirm confirm();
+    /** The consumer of {@code progress-reports}: {@code relay.progress-reports.*}. */
+    ConsumerConfig progressReports();
 
     LogTail logTail();
 
-    interface Consumer {
-        @WithDefault("10")
-        int maxInFlight();
+    Results results();
 
-        @WithDefault("20s")
-        Duration waitTime();
+    CancelCheck cancelCheck();
 
+    /**
+     * How long after its Job ended a run's final report waits for logcopy's last report (its ending and what it could
+     * not upload), which travels on another queue.
+     */
+    @WithDefault("60s")
+    Duration lastReportWait();
+
+    /** How often every run not over is checked for a cancel on EvalAI. */
+    interface CancelCheck {
+        /** A duration ({@code 60s}); {@code off} disables the scheduled check (the tests run it themselves). */
         @WithDefault("60s")
-        Duration visibilityTimeout();
-
-        /** Receives after which an event that keeps failing (EvalAI down) is dead-lettered. */
-        @WithDefault("5")
-        int maxReceives();
-
-        @WithDefault("5s")
-        Duration retryBackoff();
-
-        @WithDefault("5m")
-        Duration maxRetryBackoff();
-
-        default ConsumerOptions options() {
-            return new ConsumerOptions(maxInFlight(), waitTime(), visibilityTimeout(), maxReceives(), retryBackoff(),
-                    maxRetryBackoff());
-        }
+        String every();
     }
 
-    /** Re-reading a submission after its final update until EvalAI shows the new status. */
-    interface Confirm {
-        @WithDefault("5")
-        int tries();
-
-        /** Wait before the second read; doubles for every further read. */
-        @WithDefault("1s")
-        Duration firstBackoff();
+    /** The merged checkpoint the relay reads of each run. */
+    interface Results {
+        /** Larger merged results are not read (a run's 20 to a few hundred routes take well under 1 MiB). */
+        @WithDefault("8388608")
+        long maxBytes();
     }
 
     /** The part of a failed container's log that goes into the participant's stderr. */

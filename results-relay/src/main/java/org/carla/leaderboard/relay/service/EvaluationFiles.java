@@ -2,42 +2,85 @@ package org.carla.leaderboard.relay.service;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.record.SubmissionTable;
+import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.results.ResultsJson;
+import org.carla.leaderboard.relay.client.Evaluation;
+import org.carla.leaderboard.relay.config.RelayConfig;
+import org.carla.leaderboard.relay.service.RunVerdict.MergedResults;
 import org.carla.leaderboard.relay.store.SubmissionFiles;
 import org.jboss.logging.Logger;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 
-/** Reads the three files logcopy wrote for EvalAI ({@code results.json}, {@code stdout.txt}, {@code metadata.json}). */
+/**
+ * What EvalAI is shown of a run: read from the merged checkpoint logcopy uploaded ({@code <id>/agent_results.json},
+ * at most {@code relay.results.max-bytes}), audited ({@link ResultsAudit}), and turned into the three EvalAI files by the
+ * domain's {@link EvalAiFiles} — the relay never relays {@code evalai/} files a participant's code could have written.
+ */
 @ApplicationScoped
 class EvaluationFiles {
 
     private static final Logger LOG = Logger.getLogger(EvaluationFiles.class);
+    /** The metadata's key of the GPU-hours, as the record's attribute. */
+    static final String GPU_HOURS = SubmissionTable.GPU_HOURS;
 
     private final SubmissionFiles files;
-    private final ObjectMapper mapper;
+    private final long maxBytes;
 
-    EvaluationFiles(SubmissionFiles files, ObjectMapper mapper) {
+    EvaluationFiles(SubmissionFiles files, RelayConfig config) {
         this.files = files;
-        this.mapper = mapper;
+        this.maxBytes = config.results().maxBytes();
     }
 
-    /** The files as logcopy left them; a missing file reads as no results, no output, no metadata. */
-    EvaluationContent read(String bucket, String submissionId) {
-        String results = files.read(bucket, submissionId, LogsLayout.evalAiFile(EvalAiFiles.RESULTS))
-                .filter(text -> !text.isBlank()).orElseGet(EvaluationFiles::noResults);
-        String stdout = files.read(bucket, submissionId, LogsLayout.evalAiFile(EvalAiFiles.STDOUT)).orElse("");
-        String metadataPath = LogsLayout.evalAiFile(EvalAiFiles.METADATA);
-        JsonNode metadata = files.read(bucket, submissionId, metadataPath)
-                .map(text -> parse(submissionId, metadataPath, text)).orElseGet(mapper::createObjectNode);
-        return new EvaluationContent(results, stdout, metadata);
+    /** The run's merged checkpoint, audited against its expected routes; or why it cannot be read. */
+    MergedResults mergedResults(String bucket, String submissionId, OptionalInt expectedRoutes) {
+        var read = files.readBounded(bucket, submissionId, LogsLayout.mergedCheckpoint(), maxBytes);
+        if (read.missing()) {
+            return MergedResults.unreadable("no merged results were uploaded.");
+        }
+        if (read.text().isEmpty()) {
+            return MergedResults.unreadable("the merged results are " + read.size() + " bytes, more than the "
+                    + maxBytes + " the relay reads.");
+        }
+        try {
+            return MergedResults.audited(ResultsAudit.of(ResultsJson.parse(read.text().get()), expectedRoutes));
+        } catch (IllegalArgumentException e) {
+            LOG.infof("submission %s: the merged results are unreadable: %s", submissionId, e.getMessage());
+            return MergedResults.unreadable("the merged results are not a results file.");
+        }
+    }
+
+    /** The update's files for the checkpoint shown, with the given stderr. */
+    Evaluation evaluation(CheckpointFile shown, String stderr) {
+        Map<String, String> texts = EvalAiFiles.texts(ResultsJson.write(shown));
+        return new Evaluation(texts.get(EvalAiFiles.RESULTS), texts.get(EvalAiFiles.STDOUT), stderr,
+                metadata(texts.get(EvalAiFiles.METADATA)));
+    }
+
+    /**
+     * A final update's files, the metadata with {@code gpu_hours}: {@code run}, {@code this_run} and
+     * {@code all_runs} (the submission's runs so far, this one included), rounded to 3 decimals.
+     */
+    Evaluation evaluation(CheckpointFile shown, String stderr, int run, double runGpuHours, double allRuns) {
+        var evaluation = evaluation(shown, stderr);
+        if (evaluation.metadata() instanceof ObjectNode metadata) {
+            var gpu = metadata.putObject(GPU_HOURS);
+            gpu.put("run", run);
+            gpu.put("this_run", Math.round(runGpuHours * 1000) / 1000.0);
+            gpu.put("all_runs", Math.round(allRuns * 1000) / 1000.0);
+        }
+        return evaluation;
     }
 
     /** {@code results.json} of a submission that produced none: every accuracy 0. */
@@ -55,15 +98,31 @@ class EvaluationFiles {
         }
     }
 
-    private JsonNode parse(String submissionId, String path, String text) {
+    /**
+     * The checkpoint as EvalAI's metadata: JSON has no NaN or Infinity, which a participant's records may hold (EvalAI
+     * would refuse the whole update), so such a number travels as its text.
+     */
+    private static JsonNode metadata(String text) {
         try {
-            return mapper.readTree(text);
-        } catch (JsonProcessingException e) {
-            LOG.warnf("submission %s: %s is not JSON; sending empty metadata", submissionId, path);
-            return mapper.createObjectNode();
+            return printable(ResultsJson.mapper().readTree(text));
+        } catch (JacksonException e) {
+            throw new IllegalStateException("the relay wrote a checkpoint it cannot read", e);
         }
     }
 
-    record EvaluationContent(String results, String stdout, JsonNode metadata) {
+    private static JsonNode printable(JsonNode node) {
+        if (node.isNumber() && !Double.isFinite(node.doubleValue())) {
+            return TextNode.valueOf(Double.toString(node.doubleValue()));
+        }
+        if (node instanceof ObjectNode object) {
+            for (Map.Entry<String, JsonNode> field : object.properties()) {
+                field.setValue(printable(field.getValue()));
+            }
+        } else if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                array.set(i, printable(array.get(i)));
+            }
+        }
+        return node;
     }
 }

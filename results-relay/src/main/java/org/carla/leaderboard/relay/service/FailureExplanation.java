@@ -3,6 +3,7 @@ package org.carla.leaderboard.relay.service;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -20,6 +21,10 @@ import org.carla.leaderboard.relay.store.SubmissionFiles;
 class FailureExplanation {
 
     static final String LOGS_HIDDEN = "The logs of this track are not shown to participants.";
+    static final String LOGCOPY_LOG_KEPT = "(logcopy uploads the run's files for the leaderboard; its log is kept for"
+            + " the leaderboard's operators)";
+
+    private static final String LOGCOPY = "logcopy";
 
     private final SubmissionFiles files;
     private final RelayConfig.LogTail limits;
@@ -29,8 +34,14 @@ class FailureExplanation {
         this.limits = config.logTail();
     }
 
-    String explain(JobFinished event, String bucket, boolean hideLogs) {
-        var text = new StringBuilder("The submission failed: ").append(reason(event)).append('\n');
+    /**
+     * The stderr of a failed run: why (the verdict's reason, else the Job's end), then the tail of each failing
+     * container's own log. logcopy's log is never shown: it is the backend's uploader, not the participant's code, and
+     * names the bucket, the queue and the account.
+     */
+    String explain(JobFinished event, String bucket, boolean hideLogs, Optional<String> verdict) {
+        var text = new StringBuilder("The submission failed: ").append(verdict.orElseGet(() -> reason(event)))
+                .append('\n');
         if (hideLogs) {
             return text.append(LOGS_HIDDEN).append('\n').toString();
         }
@@ -40,6 +51,10 @@ class FailureExplanation {
         }
         for (ContainerOutcome container : failing) {
             text.append('\n').append("=== ").append(container.name()).append(describe(container)).append(" ===\n");
+            if (LOGCOPY.equals(container.name())) {
+                text.append(LOGCOPY_LOG_KEPT).append('\n');
+                continue;
+            }
             var tail = LogsLayout.containerLog(container.name())
                     .flatMap(path -> files.tail(bucket, event.submission().submissionId(), path, limits.maxBytes()));
             text.append(tail.map(this::lastLines).filter(lines -> !lines.isBlank()).orElse("(no log was uploaded)\n"));

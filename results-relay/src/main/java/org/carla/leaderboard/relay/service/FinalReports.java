@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -11,11 +13,11 @@ import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.NotLaunched;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.record.GpuUsage;
 import org.carla.leaderboard.domain.results.Metric;
-import org.carla.leaderboard.domain.status.EvalAiStatus;
-import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
-import org.carla.leaderboard.relay.client.EvalAi;
+import org.carla.leaderboard.domain.track.TrackCatalog;
+import org.carla.leaderboard.relay.client.EvalAiClient;
 import org.carla.leaderboard.relay.client.Evaluation;
 import org.carla.leaderboard.relay.config.RelayConfig;
 import org.carla.leaderboard.relay.store.Qualifiers;
@@ -52,14 +54,16 @@ class FinalReports {
     private final EvaluationFiles evaluationFiles;
     private final FailureExplanation failures;
     private final Qualifiers qualifiers;
-    private final EvalAi evalAi;
+    private final EvalAiClient evalAi;
     private final RelayMetrics metrics;
-    private final RelayConfig.Confirm confirm;
+    private final Duration lastReportWait;
     private final ObjectMapper mapper;
+    private final TrackCatalog catalog;
 
     FinalReports(SubmissionRecords records, SubmissionFiles files, EvaluationFiles evaluationFiles,
-            FailureExplanation failures, Qualifiers qualifiers, EvalAi evalAi, RelayMetrics metrics,
-            RelayConfig config, ObjectMapper mapper) {
+            FailureExplanation failures, Qualifiers qualifiers, EvalAiClient evalAi, RelayMetrics metrics,
+            RelayConfig config, ObjectMapper mapper, TrackCatalog catalog) {
+        this.catalog = catalog;
         this.records = records;
         this.files = files;
         this.evaluationFiles = evaluationFiles;
@@ -67,25 +71,42 @@ class FinalReports {
         this.qualifiers = qualifiers;
         this.evalAi = evalAi;
         this.metrics = metrics;
-        this.confirm = config.confirm();
+        this.lastReportWait = config.lastReportWait();
         this.mapper = mapper;
     }
 
     void jobFinished(SubmissionRecord record, JobFinished event, Destination destination) {
-        report(record, event, destination, () -> record.cancelRequested() ? SubmissionStatus.CANCELLED
-                : StatusFiles.finalStatus(files.statusFiles(destination.bucket(), record.submissionId()),
-                        event.workerPairs()));
+        if (!record.isTerminal()) {
+            awaitLastReport(record, event);
+        }
+        report(record, event, destination, (current, recorded) -> composeFinished(current, event, destination,
+                recorded));
     }
 
     void notLaunched(SubmissionRecord record, NotLaunched event, Destination destination) {
-        report(record, event, destination, () -> event.reason() == NotLaunched.Reason.NOT_ALLOWED
-                ? SubmissionStatus.FAILED : SubmissionStatus.CANCELLED);
+        report(record, event, destination, (current, recorded) -> composeNotLaunched(event, recorded));
     }
 
-    private void report(SubmissionRecord record, SubmissionEvent event, Destination destination,
-            StatusDecision decision) {
+    /**
+     * logcopy's last report (its ending, what it could not upload) travels on another queue than the Job's end and
+     * may be handled after it: a run whose pod ran waits for it up to {@code relay.last-report-wait} after the Job
+     * ended (the event goes back to the queue meanwhile); a logcopy killed without a goodbye sends none.
+     */
+    private void awaitLastReport(SubmissionRecord record, JobFinished event) {
+        if (record.lastEnding() != null || event.startedAt() == null) {
+            return;
+        }
+        Instant ended = event.finishedAt() != null ? event.finishedAt() : event.at();
+        Instant until = ended.plus(lastReportWait);
+        if (Instant.now().isBefore(until)) {
+            throw new LastReportPendingException("submission " + record.submissionId() + ": waiting for logcopy's"
+                    + " last report of run " + record.run() + " until " + until);
+        }
+    }
+
+    private void report(SubmissionRecord record, SubmissionEvent event, Destination destination, Composer composer) {
         var submission = event.submission();
-        SubmissionStatus status;
+        Optional<SubmissionStatus> recorded = Optional.empty();
         if (record.isTerminal()) {
             if (record.finalSent()) {
                 LOG.infof("submission %d: dropping %s of run %d, already reported %s to EvalAI",
@@ -93,16 +114,13 @@ class FinalReports {
                 metrics.dropped(event.type(), RelayMetrics.FINAL);
                 return;
             }
-            status = record.status();
+            recorded = Optional.of(record.status());
             LOG.infof("submission %d: run %d %s recorded but not confirmed by EvalAI; sending it again",
-                    submission.submissionPk(), record.run(), status);
-        } else {
-            status = decision.decide();
+                    submission.submissionPk(), record.run(), record.status());
         }
-        var report = compose(event, destination, status);
-        if (!record.isTerminal() && !records.recordFinal(destination.table(), record, status, endTime(event),
-                report.metrics(), status == SubmissionStatus.FAILED ? report.evaluation().stderr() : null,
-                Instant.now())) {
+        var report = composer.compose(record, recorded);
+        if (recorded.isEmpty() && !records.recordFinal(destination.table(), record, report.status(), endTime(event),
+                report.metrics(), report.failure(), report.gpuHours(), Instant.now())) {
             // Another event of the run made the record final in the meantime (or the run was superseded).
             var winner = records.find(destination.table(), record.teamId(), record.submissionId())
                     .filter(found -> found.run() == record.run() && found.isTerminal() && !found.finalSent());
@@ -112,46 +130,69 @@ class FinalReports {
                 metrics.dropped(event.type(), RelayMetrics.FINAL);
                 return;
             }
-            status = winner.get().status();
-            report = compose(event, destination, status);
+            report = composer.compose(winner.get(), Optional.of(winner.get().status()));
         }
+        // The run is over: a cancel request left behind must not stop the next run's pod.
+        files.withdrawCancel(destination.bucket(), record.submissionId());
         if (report.qualifiesFor() != null) {
             qualifiers.admit(submission.teamId(), report.qualifiesFor(), submission.submissionId());
             LOG.infof("submission %d: team %d qualified for %s", submission.submissionPk(), submission.teamId(),
                     report.qualifiesFor());
         }
-        sendAndConfirm(submission, status, report.evaluation());
-        records.markFinalSent(destination.table(), record, status);
+        sendAndConfirm(submission, report.status(), report.evaluation());
+        records.markFinalSent(destination.table(), record, report.status());
         metrics.relayed(event.type());
-        LOG.infof("submission %d: run %d %s reported to EvalAI", submission.submissionPk(), record.run(), status);
+        LOG.infof("submission %d: run %d %s reported to EvalAI", submission.submissionPk(), record.run(),
+                report.status());
     }
 
-    private FinalReport compose(SubmissionEvent event, Destination destination, SubmissionStatus status) {
-        String id = event.submission().submissionId();
-        if (event instanceof NotLaunched notLaunched) {
-            String stdout = notLaunched.reason() == NotLaunched.Reason.NOT_ALLOWED ? NOT_ALLOWED
-                    : CANCELLED_BEFORE_LAUNCH;
-            String stderr = notLaunched.reason() == NotLaunched.Reason.NOT_ALLOWED ? NOT_ALLOWED : "";
-            return new FinalReport(new Evaluation(EvaluationFiles.noResults(), stdout + "\n", stderr.isEmpty() ? "" : stderr + "\n",
-                    mapper.createObjectNode()), allMetrics(Map.of()), null);
-        }
-        var finished = (JobFinished) event;
-        var content = evaluationFiles.read(destination.bucket(), id);
-        var metricValues = allMetrics(EvaluationFiles.metrics(content.results()));
-        String stdout = content.stdout();
+    private FinalReport composeNotLaunched(NotLaunched event, Optional<SubmissionStatus> recorded) {
+        boolean notAllowed = event.reason() == NotLaunched.Reason.NOT_ALLOWED;
+        var status = recorded.orElse(notAllowed ? SubmissionStatus.FAILED : SubmissionStatus.CANCELLED);
+        String stdout = (notAllowed ? NOT_ALLOWED : CANCELLED_BEFORE_LAUNCH) + "\n";
+        String stderr = notAllowed ? NOT_ALLOWED + "\n" : "";
+        return new FinalReport(status, new Evaluation(EvaluationFiles.noResults(), stdout, stderr,
+                mapper.createObjectNode()), allMetrics(Map.of()), null, 0);
+    }
+
+    private FinalReport composeFinished(SubmissionRecord record, JobFinished event, Destination destination,
+            Optional<SubmissionStatus> recorded) {
+        String id = record.submissionId();
+        var merged = evaluationFiles.mergedResults(destination.bucket(), id, record.expectedRoutes());
+        var verdict = RunVerdict.judge(record.cancelRequested(), files.statusFiles(destination.bucket(), id),
+                event.workerPairs(), merged);
+        var status = recorded.orElse(verdict.status());
         String stderr = "";
-        String qualifiesFor = null;
         if (status == SubmissionStatus.FAILED) {
-            stderr = failures.explain(finished, destination.bucket(), destination.hidesLogs());
+            var reason = verdict.status() == SubmissionStatus.FAILED ? verdict.reason() : Optional.<String>empty();
+            stderr = failures.explain(event, destination.bucket(), destination.hidesLogs(), reason);
         }
+        stderr += NotUploaded.notice(record.notUploaded());
+        double gpuHours = gpuHours(record, event);
+        // The record's GPU-hours hold this run's once its final status is recorded.
+        double allRuns = record.gpuHours() + (recorded.isPresent() ? 0 : gpuHours);
+        var evaluation = evaluationFiles.evaluation(verdict.shown(), stderr, record.run(), gpuHours, allRuns);
+        var metricValues = allMetrics(EvaluationFiles.metrics(evaluation.result()));
+        String qualifiesFor = null;
         var track = destination.track().filter(spec -> spec.qualifiesFor() != null);
         if (status == SubmissionStatus.FINISHED && track.isPresent()) {
-            var verdict = QualifierVerdict.judge(track.get(), metricValues);
-            stdout = verdict.text() + stdout;
-            qualifiesFor = verdict.passed() ? track.get().qualifiesFor() : null;
+            var qualifier = QualifierVerdict.judge(track.get(), metricValues);
+            evaluation = new Evaluation(evaluation.result(), qualifier.text() + evaluation.stdout(), stderr,
+                    evaluation.metadata());
+            qualifiesFor = qualifier.passed() ? track.get().qualifiesFor() : null;
         }
-        return new FinalReport(new Evaluation(content.results(), stdout, stderr, content.metadata()), metricValues,
-                qualifiesFor);
+        return new FinalReport(status, evaluation, metricValues, qualifiesFor, gpuHours);
+    }
+
+    /** The run's GPU-hours ({@link GpuUsage}); 0 when the record's instance type has no GPUs configured. */
+    private double gpuHours(SubmissionRecord record, JobFinished event) {
+        OptionalInt gpus = catalog.gpus(record.instanceType());
+        if (gpus.isEmpty()) {
+            LOG.warnf("submission %s: instance type '%s' has no GPUs configured (evaluation.instance-gpus);"
+                    + " its GPU-hours are not counted", record.submissionId(), record.instanceType());
+            return 0;
+        }
+        return GpuUsage.ofRun(event, gpus.getAsInt());
     }
 
     /** Every metric of the record, {@code null} (stored "-") where the results have none. */
@@ -170,41 +211,31 @@ class FinalReports {
         return event.at();
     }
 
-    /** Sends the final status, then polls EvalAI, with back-off, until it shows it; bounded by the configured tries. */
+    /** Sends the final status, then reads the submission until EvalAI shows it ({@link EvalAiClient#awaitShown}). */
     private void sendAndConfirm(SubmissionIdentity submission, SubmissionStatus status, Evaluation evaluation) {
         evalAi.sendFinal(submission, status, evaluation);
-        Duration wait = confirm.firstBackoff();
-        EvalAiStatus expected = EvalAiStatus.valueOf(status.name());
-        for (int read = 1;; read++) {
-            EvalAiStatus shown = evalAi.status(submission);
-            if (shown == expected) {
-                return;
-            }
-            if (read >= confirm.tries()) {
-                throw new IllegalStateException("EvalAI still shows submission " + submission.submissionPk() + " "
-                        + shown.value() + " after " + read + " reads, expected " + expected.value());
-            }
-            LOG.debugf("submission %d: EvalAI shows %s, expected %s; reading again in %d ms",
-                    submission.submissionPk(), shown.value(), expected.value(), wait.toMillis());
-            pause(wait);
-            wait = wait.multipliedBy(2);
-        }
+        evalAi.awaitShown(submission, status);
     }
 
-    private static void pause(Duration wait) {
-        try {
-            Thread.sleep(wait.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for EvalAI", e);
-        }
-    }
-
+    /** The report of the run from its record as read, with the status recorded already when there is one. */
     @FunctionalInterface
-    private interface StatusDecision {
-        SubmissionStatus decide();
+    private interface Composer {
+        FinalReport compose(SubmissionRecord current, Optional<SubmissionStatus> recorded);
     }
 
-    private record FinalReport(Evaluation evaluation, Map<String, Double> metrics, String qualifiesFor) {
+    private record FinalReport(SubmissionStatus status, Evaluation evaluation, Map<String, Double> metrics,
+            String qualifiesFor, double gpuHours) {
+
+        /** What the record keeps of a failure: the first line of the participant's stderr. */
+        String failure() {
+            return status == SubmissionStatus.FAILED ? evaluation.stderr() : null;
+        }
+    }
+
+    /** The Job ended before logcopy's last report was handled: the event is tried again shortly. */
+    static final class LastReportPendingException extends RuntimeException {
+        LastReportPendingException(String message) {
+            super(message);
+        }
     }
 }

@@ -9,7 +9,8 @@ import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.messaging.MessageHandler;
 import org.carla.leaderboard.messaging.ReceivedMessage;
 import org.carla.leaderboard.messaging.RejectedMessageException;
-import org.carla.leaderboard.relay.client.EvalAiRejectedException;
+import org.carla.leaderboard.relay.client.EvalAiClient;
+import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
 
@@ -29,9 +30,11 @@ public class ProgressReportHandler implements MessageHandler {
     private final RunningReports running;
     private final SubmissionLocks locks;
     private final RelayMetrics metrics;
+    private final EvalAiClient evalAi;
 
     ProgressReportHandler(TrackCatalog catalog, SubmissionRecords records, RunningReports running,
-            SubmissionLocks locks, RelayMetrics metrics) {
+            SubmissionLocks locks, RelayMetrics metrics, EvalAiClient evalAi) {
+        this.evalAi = evalAi;
         this.catalog = catalog;
         this.records = records;
         this.running = running;
@@ -52,6 +55,9 @@ public class ProgressReportHandler implements MessageHandler {
             locks.run(ref.submissionPk(), () -> believe(report, leaderboard.get()));
         } catch (EvalAiRejectedException e) {
             throw new RejectedMessageException("evalai-rejected", e.getMessage(), e);
+        } catch (RuntimeException e) {
+            evalAi.noteFailure(e);
+            throw e;
         }
     }
 

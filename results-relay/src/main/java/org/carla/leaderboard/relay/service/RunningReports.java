@@ -9,10 +9,10 @@ import org.carla.leaderboard.domain.event.JobStarted;
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.layout.SubmissionLayout;
+import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
-import org.carla.leaderboard.relay.client.EvalAi;
-import org.carla.leaderboard.relay.client.Evaluation;
+import org.carla.leaderboard.relay.client.EvalAiClient;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
@@ -32,10 +32,10 @@ class RunningReports {
     private final SubmissionRecords records;
     private final EvaluationFiles evaluationFiles;
     private final CancelRequests cancels;
-    private final EvalAi evalAi;
+    private final EvalAiClient evalAi;
     private final RelayMetrics metrics;
 
-    RunningReports(SubmissionRecords records, EvaluationFiles evaluationFiles, CancelRequests cancels, EvalAi evalAi,
+    RunningReports(SubmissionRecords records, EvaluationFiles evaluationFiles, CancelRequests cancels, EvalAiClient evalAi,
             RelayMetrics metrics) {
         this.records = records;
         this.evaluationFiles = evaluationFiles;
@@ -73,8 +73,8 @@ class RunningReports {
 
     /**
      * A believed report of the record's running run. With news (another results digest, or other routes done, than the
-     * run's last report), a partial update to EvalAI built from the files under the submission's own prefix, then the
-     * record's progress; without (a heartbeat, a repeat), only the record's progress.
+     * run's last report), a partial update to EvalAI built from the merged checkpoint under the submission's own prefix
+     * (audited, {@link ResultsAudit}), then the record's progress; without (a heartbeat, a repeat), only the record's progress.
      */
     void progress(SubmissionRecord record, SubmissionIdentity submission, Progress report, Destination destination) {
         String id = record.submissionId();
@@ -97,12 +97,14 @@ class RunningReports {
         }
         // The files first: the status read and the update then follow each other closely, which narrows the window
         // in which a participant's cancel lands between them and is overwritten by the partial update.
-        var content = evaluationFiles.read(destination.bucket(), id);
+        var shown = evaluationFiles.mergedResults(destination.bucket(), id, record.expectedRoutes()).audit()
+                .map(ResultsAudit::shown).orElseGet(CheckpointFile::empty);
+        var evaluation = evaluationFiles.evaluation(shown, "");
         if (cancelledOnEvalAi(submission, record, destination)) {
             records.recordProgress(destination.table(), record, report, location, false);
             return;
         }
-        evalAi.sendPartial(submission, new Evaluation(content.results(), content.stdout(), "", content.metadata()));
+        evalAi.sendPartial(submission, evaluation);
         // After the update: a crash in between sends the same news again rather than never.
         records.recordProgress(destination.table(), record, report, location, true);
         metrics.relayed(report.type());

@@ -11,7 +11,8 @@ import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.messaging.MessageHandler;
 import org.carla.leaderboard.messaging.ReceivedMessage;
 import org.carla.leaderboard.messaging.RejectedMessageException;
-import org.carla.leaderboard.relay.client.EvalAiRejectedException;
+import org.carla.leaderboard.relay.client.EvalAiClient;
+import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
 
@@ -32,9 +33,11 @@ public class SubmissionEventHandler implements MessageHandler {
     private final FinalReports finals;
     private final SubmissionLocks locks;
     private final RelayMetrics metrics;
+    private final EvalAiClient evalAi;
 
     SubmissionEventHandler(TrackCatalog catalog, SubmissionRecords records, RunningReports running,
-            FinalReports finals, SubmissionLocks locks, RelayMetrics metrics) {
+            FinalReports finals, SubmissionLocks locks, RelayMetrics metrics, EvalAiClient evalAi) {
+        this.evalAi = evalAi;
         this.catalog = catalog;
         this.records = records;
         this.running = running;
@@ -56,6 +59,9 @@ public class SubmissionEventHandler implements MessageHandler {
             locks.run(submission.submissionPk(), () -> relay(event, destination));
         } catch (EvalAiRejectedException e) {
             throw new RejectedMessageException("evalai-rejected", e.getMessage(), e);
+        } catch (RuntimeException e) {
+            evalAi.noteFailure(e);
+            throw e;
         }
     }
 

@@ -4,13 +4,14 @@ import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.carla.leaderboard.domain.record.QualifierTable;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
-/** The qualifier table (key {@code team_id} + {@code track_codename}): which team may submit to which track. */
+/** The qualifier table ({@link QualifierTable}): which team may submit to which track. */
 @ApplicationScoped
 public class Qualifiers {
 
@@ -26,10 +27,11 @@ public class Qualifiers {
     public void admit(long teamId, String trackCodename, String submissionId) {
         try {
             dynamoDb.putItem(r -> r.tableName(catalog.qualifierTable())
-                    .item(Map.of("team_id", AttributeValue.fromS(Long.toString(teamId)),
-                            "track_codename", AttributeValue.fromS(trackCodename),
-                            "submission_id", AttributeValue.fromS(submissionId)))
-                    .conditionExpression("attribute_not_exists(team_id)"));
+                    .item(Map.of(QualifierTable.TEAM_ID, AttributeValue.fromS(Long.toString(teamId)),
+                            QualifierTable.TRACK_CODENAME, AttributeValue.fromS(trackCodename),
+                            QualifierTable.SUBMISSION_ID, AttributeValue.fromS(submissionId)))
+                    .conditionExpression("attribute_not_exists(#team)")
+                    .expressionAttributeNames(Map.of("#team", QualifierTable.TEAM_ID)));
         } catch (ConditionalCheckFailedException e) {
             // Already qualified (an earlier submission, or this event again): nothing to change.
         }

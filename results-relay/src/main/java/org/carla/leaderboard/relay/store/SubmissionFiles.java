@@ -8,7 +8,6 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.status.StatusFiles;
 
@@ -46,6 +45,42 @@ public class SubmissionFiles {
         }
     }
 
+    /**
+     * The object at a path of the submission's logs volume, as text, when it holds at most {@code maxBytes}: a file a
+     * participant's code can grow never fills the relay's memory.
+     */
+    public Bounded readBounded(String bucket, String submissionId, String relative, long maxBytes) {
+        String key = SubmissionLayout.key(submissionId, relative);
+        long size;
+        try {
+            size = s3.headObject(r -> r.bucket(bucket).key(key)).contentLength();
+        } catch (NoSuchKeyException e) {
+            return Bounded.MISSING;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return Bounded.MISSING;
+            }
+            throw e;
+        }
+        if (size > maxBytes) {
+            return new Bounded(Optional.empty(), size);
+        }
+        return read(bucket, submissionId, relative).map(text -> new Bounded(Optional.of(text), size))
+                .orElse(Bounded.MISSING);
+    }
+
+    /**
+     * A bounded read: the text, or none with the size found (-1: no such object; above the bound: too large).
+     */
+    public record Bounded(Optional<String> text, long size) {
+
+        static final Bounded MISSING = new Bounded(Optional.empty(), -1);
+
+        public boolean missing() {
+            return size < 0;
+        }
+    }
+
     /** The last {@code maxBytes} of an object (cut to whole lines); empty when it does not exist. */
     public Optional<String> tail(String bucket, String submissionId, String relative, int maxBytes) {
         String key = SubmissionLayout.key(submissionId, relative);
@@ -80,6 +115,11 @@ public class SubmissionFiles {
         s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(SubmissionLayout.statusPrefix(submissionId)))
                 .contents().forEach(object -> names.add(StatusFiles.baseName(object.key())));
         return names;
+    }
+
+    /** Deletes {@code <submission_id>/control/cancel} once its run is over; deleting it again changes nothing. */
+    public void withdrawCancel(String bucket, String submissionId) {
+        s3.deleteObject(r -> r.bucket(bucket).key(SubmissionLayout.cancelControl(submissionId)));
     }
 
     /** Writes {@code <submission_id>/control/cancel}; writing it again changes nothing. */

@@ -27,11 +27,12 @@ import org.carla.leaderboard.domain.status.SubmissionStatus;
  * @param submittedTime      EvalAI's {@code submitted_at} as recorded, {@code null} when not recorded
  * @param lastEnding         the {@code ending} of the run's last progress report, {@code null} while none ended
  * @param notUploaded        what logcopy's last report named as not uploaded
+ * @param gpuHours           the GPU-hours of the runs that ended so far ({@code gpu_hours}), 0 when none
  */
 public record SubmissionRecord(Optional<SubmissionIdentity> identity, long teamId, String submissionId, int run,
         SubmissionStatus status, boolean finalSent, int cancelRequestedRun, OptionalInt expectedRoutes,
         OptionalInt workerPairs, String instanceType, String lastResultsDigest, OptionalInt routesDone, String submittedTime,
-        String lastEnding, List<String> notUploaded) {
+        String lastEnding, List<String> notUploaded, double gpuHours) {
 
     public SubmissionRecord {
         notUploaded = notUploaded == null ? List.of() : List.copyOf(notUploaded);

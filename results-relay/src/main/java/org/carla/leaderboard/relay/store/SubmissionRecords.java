@@ -6,6 +6,7 @@ import static org.carla.leaderboard.domain.record.SubmissionTable.END_TIME;
 import static org.carla.leaderboard.domain.record.SubmissionTable.EXPECTED_ROUTES;
 import static org.carla.leaderboard.domain.record.SubmissionTable.FAILURE_REASON;
 import static org.carla.leaderboard.domain.record.SubmissionTable.FINAL_SENT;
+import static org.carla.leaderboard.domain.record.SubmissionTable.GPU_HOURS;
 import static org.carla.leaderboard.domain.record.SubmissionTable.HISTORY;
 import static org.carla.leaderboard.domain.record.SubmissionTable.INSTANCE_TYPE;
 import static org.carla.leaderboard.domain.record.SubmissionTable.JOB_NAME;
@@ -77,6 +78,31 @@ public class SubmissionRecords {
     }
 
     /**
+     * Every record whose run is not over (SUBMITTED, PENDING, RUNNING), found through the table's index by status
+     * ({@link SubmissionTable#STATUS_INDEX}): a query of each status, never a scan. The index is eventually
+     * consistent: whoever acts on a record found here reads it again first.
+     */
+    public List<SubmissionRecord> notOver(String table) {
+        var found = new java.util.ArrayList<SubmissionRecord>();
+        for (SubmissionStatus status : List.of(SubmissionStatus.SUBMITTED, SubmissionStatus.PENDING,
+                SubmissionStatus.RUNNING)) {
+            dynamoDb.queryPaginator(r -> r.tableName(table).indexName(SubmissionTable.STATUS_INDEX)
+                    .keyConditionExpression("#status = :status")
+                    .expressionAttributeNames(Map.of("#status", STATUS))
+                    .expressionAttributeValues(Map.of(":status", text(status.name()))))
+                    .items().forEach(item -> {
+                        try {
+                            long teamId = Long.parseLong(string(item, SubmissionTable.TEAM_ID));
+                            found.add(read(teamId, string(item, SubmissionTable.SUBMISSION_ID), item));
+                        } catch (RuntimeException e) {
+                            // A record this code cannot key (no numeric team id) is no submission it relays.
+                        }
+                    });
+        }
+        return found;
+    }
+
+    /**
      * The run's pod runs: RUNNING, {@code start_time} the pod's start, the Job's name, and the run's progress fields
      * cleared; only from SUBMITTED or PENDING, so a repeated {@code job-started} changes nothing.
      */
@@ -133,18 +159,20 @@ public class SubmissionRecords {
     }
 
     /**
-     * The run's final status, end time, every metric ({@code null} → "-") and, for a failure, its reason's first line,
-     * with {@code evalai_final_sent} false; only while the run is not terminal.
+     * The run's final status, end time, every metric ({@code null} → "-"), for a failure its reason's first line, and
+     * the run's GPU-hours added to the submission's, with {@code evalai_final_sent} false; only while the run is not
+     * terminal, so a run's GPU-hours are added once.
      */
     public boolean recordFinal(String table, SubmissionRecord record, SubmissionStatus status, Instant endTime,
-            Map<String, Double> metrics, String failureReason, Instant now) {
+            Map<String, Double> metrics, String failureReason, double runGpuHours, Instant now) {
         if (!status.isTerminal()) {
             throw new IllegalArgumentException(status + " is not a final status");
         }
         var write = new Write(record.run());
-        write.name("#end", END_TIME).name("#sent", FINAL_SENT).name("#reason", FAILURE_REASON);
+        write.name("#end", END_TIME).name("#sent", FINAL_SENT).name("#reason", FAILURE_REASON).name("#gpu", GPU_HOURS);
         write.value(":final", text(status.name())).value(":end", text(endTime.toString()))
                 .value(":notSent", AttributeValue.fromBool(false))
+                .value(":gpu", AttributeValue.fromN(BigDecimal.valueOf(runGpuHours).toPlainString()))
                 .value(":reason", text(failureReason == null || failureReason.isBlank() ? NOT_YET
                         : firstLine(failureReason)));
         write.history(now, status, failureReason == null ? null : firstLine(failureReason));
@@ -157,6 +185,7 @@ public class SubmissionRecords {
             update.append(", #m").append(i).append(" = :m").append(i);
             i++;
         }
+        update.append(" ADD #gpu :gpu");
         return write.apply(table, record, update.toString(), OF_RUN + " AND " + NOT_TERMINAL);
     }
 
@@ -246,7 +275,8 @@ public class SubmissionRecords {
                 integer(item, ROUTES_DONE), string(item, SUBMITTED_TIME), string(item, LAST_ENDING),
                 item.containsKey(NOT_UPLOADED) && item.get(NOT_UPLOADED).hasL()
                         ? item.get(NOT_UPLOADED).l().stream().map(AttributeValue::s).filter(s -> s != null).toList()
-                        : List.of());
+                        : List.of(),
+                decimal(item, GPU_HOURS));
     }
 
     /** The submission as ingest-service recorded it; empty when the record lacks a part of it. */
@@ -275,6 +305,15 @@ public class SubmissionRecords {
             return OptionalInt.of(Integer.parseInt(value.n()));
         } catch (NumberFormatException e) {
             return OptionalInt.empty();
+        }
+    }
+
+    private static double decimal(Map<String, AttributeValue> item, String attribute) {
+        var value = item.get(attribute);
+        try {
+            return value == null || value.n() == null ? 0 : Double.parseDouble(value.n());
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 

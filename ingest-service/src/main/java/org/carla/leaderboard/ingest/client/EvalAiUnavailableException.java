@@ -1,9 +1,0 @@
-package org.carla.leaderboard.ingest.client;
-
-/** EvalAI could not answer now (5xx, 429, connection refused, timed out): worth asking again shortly. */
-public final class EvalAiUnavailableException extends RuntimeException {
-
-    public EvalAiUnavailableException(String message, Throwable cause) {
-        super(message, cause);
-    }
-}

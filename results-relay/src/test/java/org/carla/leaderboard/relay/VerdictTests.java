@@ -1,0 +1,186 @@
+package org.carla.leaderboard.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.carla.leaderboard.relay.ResultsRelayTests.PATIENCE;
+import static org.carla.leaderboard.relay.ResultsRelayTests.RESULTS;
+import static org.carla.leaderboard.relay.ResultsRelayTests.SENSORS;
+import static org.carla.leaderboard.relay.ResultsRelayTests.isTrue;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.carla.leaderboard.domain.event.JobFinished;
+import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
+import org.carla.leaderboard.domain.event.Progress;
+import org.carla.leaderboard.domain.record.SubmissionTable;
+import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.testing.InjectLocalStack;
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * A verdict a participant's code cannot forge, and a failure a participant can read: the agent container can write
+ * every status file and every file of the logs volume, so FINISHED needs the relay's own check of the results against
+ * the run's expected routes, CANCELLED needs the relay's own record of the cancel, and numbers no score can be end the
+ * run FAILED with the reason instead of an update EvalAI refuses forever.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackResource.class, initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
+        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
+class VerdictTests {
+
+    @InjectLocalStack
+    RunningStack stack;
+
+    @Test
+    void doneFilesWithoutEveryExpectedRouteAreAFailureThatNamesWhatIsMissing() {
+        var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of()).allDone();
+
+        given.send(given.succeeded());
+
+        var onEvalAi = finalReport(given);
+        assertThat(onEvalAi.status()).isEqualTo("failed");
+        assertThat(onEvalAi.stderr()).startsWith("The submission failed: every container reported done, but the"
+                + " results hold 1 finished routes of the 2 expected");
+        assertThat(given.recordStatus()).isEqualTo("FAILED");
+        assertThat(given.record().get(SubmissionTable.FAILURE_REASON).s())
+                .startsWith("The submission failed: every container reported done");
+    }
+
+    @Test
+    void aGapInTheRoutesIsNamed() {
+        var given = GivenSubmission.submitted(stack, SENSORS)
+                .results(GivenSubmission.route(0, 40, 80, "{}"), GivenSubmission.route(2, 40, 80, "{}")).allDone();
+
+        given.send(given.succeeded());
+
+        var onEvalAi = finalReport(given);
+        assertThat(onEvalAi.status()).isEqualTo("failed");
+        assertThat(onEvalAi.stderr()).contains("routes missing from the sequence").contains("RouteScenario_1_rep0");
+    }
+
+    @Test
+    void evalAiFilesWrittenByTheAgentAreNotRelayed() {
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).allDone();
+        given.put("evalai/results.json", """
+                [{"split": "leaderboard", "show_to_participant": true, "accuracies": {"Driving score": 100.0}}]""");
+        given.put("evalai/stdout.txt", "forged\n");
+
+        given.send(given.succeeded());
+
+        var onEvalAi = finalReport(given);
+        assertThat(onEvalAi.status()).isEqualTo("finished");
+        assertThat(onEvalAi.result()).contains("\"Driving score\": 41.25").doesNotContain("100.0");
+        assertThat(onEvalAi.stdout()).doesNotContain("forged").contains("All 2 route have been completed");
+    }
+
+    @Test
+    void aCancelFileTheRelayDidNotAskForIsAFailureThatSaysSo() {
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).allDone()
+                .statusFiles(StatusFiles.SIMULATION_CANCEL);
+
+        given.send(given.succeeded());
+
+        var onEvalAi = finalReport(given);
+        assertThat(onEvalAi.status()).isEqualTo("failed");
+        assertThat(onEvalAi.stderr()).contains("cancel signal (simulation.cancel) that was not requested");
+        assertThat(given.recordStatus()).isEqualTo("FAILED");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "NaN", "Infinity", "1e308", "-5.0" })
+    void numbersNoScoreCanBeEndTheRunFailedWithTheReason(String score) {
+        var given = GivenSubmission.submitted(stack, SENSORS).allDone();
+        given.results(GivenSubmission.route(0, 40, 80, "{}").replace("\"score_composed\": 40.0",
+                "\"score_composed\": " + score), GivenSubmission.route(1, 40, 80, "{}").replace(
+                        "\"score_composed\": 40.0", "\"score_composed\": " + score));
+
+        given.send(given.succeeded());
+
+        var onEvalAi = finalReport(given);
+        assertThat(onEvalAi.status()).isEqualTo("failed");
+        assertThat(onEvalAi.stderr()).contains("driving_score");
+        assertThat(given.recordStatus()).isEqualTo("FAILED");
+        assertThat(given.record().get("driving_score").n()).isEqualTo("0.0");
+    }
+
+    @Test
+    void resultsLargerThanTheRelayReadsAreAFailure() {
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).allDone();
+        given.put("agent_results.json", "{\"padding\": \"" + "x".repeat(1_200_000) + "\"}");
+
+        given.send(given.succeeded());
+
+        var onEvalAi = finalReport(given);
+        assertThat(onEvalAi.status()).isEqualTo("failed");
+        assertThat(onEvalAi.stderr()).contains("the merged results are 1200015 bytes, more than the 1048576");
+    }
+
+    @Test
+    void theParticipantSeesItsOwnContainersLogsOnlyNeverLogcopys() {
+        var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of())
+                .log("logcopy/logcopy.log", "uploading to s3://carla-leaderboard-20/ via https://sqs.us-east-1"
+                        + ".amazonaws.com/123456789012/progress-reports", 5)
+                .log("simulator/agent-wrote-2.log", "forged", 5)
+                .log("simulator/simulator2.log", "carla2", 5);
+
+        given.send(given.jobFinished(JobFinished.Outcome.FAILED, "BackoffLimitExceeded", List.of(
+                new ContainerOutcome("simulator-2", 3, 1, "Error", null),
+                new ContainerOutcome("logcopy", 1, 1, "Error", null))));
+
+        var onEvalAi = finalReport(given);
+        assertThat(onEvalAi.stderr()).contains("carla2 line 5").contains("=== logcopy")
+                .contains("its log is kept for the leaderboard's operators")
+                .doesNotContain("forged").doesNotContain("s3://").doesNotContain("123456789012");
+    }
+
+    @Test
+    void whatLogcopyCouldNotUploadIsToldEvenWhenItsLastReportComesAfterTheJobsEnd() {
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).allDone();
+        given.send(given.jobStarted());
+        await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
+
+        given.send(given.jobFinished(JobFinished.Outcome.SUCCEEDED, null, List.of(), Instant.now()));
+        given.report(given.lastReport(Progress.Ending.FINISHED, List.of("agent/agent1/camera.log",
+                "simulator/odd\u0007name.log")));
+
+        var onEvalAi = finalReport(given);
+        assertThat(onEvalAi.status()).isEqualTo("finished");
+        assertThat(onEvalAi.stderr()).contains("could not be uploaded").contains("- agent/agent1/camera.log\n")
+                .contains("- simulator/odd\\u0007name.log\n");
+        assertThat(given.record().get(SubmissionTable.LAST_ENDING).s()).isEqualTo("FINISHED");
+    }
+
+    @Test
+    void aCancelTheRelayRecordedEndsTheRunCancelledAndIsWithdrawnAfterwards() {
+        var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of());
+        stack.evalAi().cancel(given.pk());
+        given.send(given.jobStarted());
+        String control = given.id() + "/control/cancel";
+        await().atMost(PATIENCE).until(() -> stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control))
+                .keyCount() == 1);
+
+        given.statusFiles(StatusFiles.SIMULATION_CANCEL);
+        given.send(given.succeeded());
+
+        var onEvalAi = finalReport(given);
+        assertThat(onEvalAi.status()).isEqualTo("cancelled");
+        assertThat(given.recordStatus()).isEqualTo("CANCELLED");
+        assertThat(stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control)).keyCount()).isZero();
+    }
+
+    private static org.carla.leaderboard.localstack.evalai.SubmissionView finalReport(GivenSubmission given) {
+        await().atMost(PATIENCE).until(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
+        return given.onEvalAi();
+    }
+}
