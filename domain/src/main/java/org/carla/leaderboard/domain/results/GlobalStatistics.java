@@ -18,8 +18,6 @@ public final class GlobalStatistics {
 
     private static final String SIMULATION_CRASHED = "Simulation crashed";
     private static final String SENSORS_INVALID = "Agent's sensors were invalid";
-    /** The word of the {@code outside_route_lanes} message that holds the metres: "...for about 52.147 meters...". */
-    private static final int OFF_ROAD_METRES_WORD = 8;
 
     private GlobalStatistics() {
     }
@@ -27,8 +25,8 @@ public final class GlobalStatistics {
     /**
      * Computes the global record of {@code records} (sorted and numbered) over {@code totalRoutes} routes.
      *
-     * @throws IllegalArgumentException when {@code totalRoutes} is not positive, or an {@code outside_route_lanes}
-     *         message does not hold its distance where the Leaderboard writes it
+     * @throws IllegalArgumentException when {@code totalRoutes} is not positive, an {@code outside_route_lanes}
+     *         message does not hold its distance where the Leaderboard writes it, or a metric is not finite
      */
     public static GlobalResults compute(List<RouteRecord> records, int totalRoutes) {
         if (totalRoutes <= 0) {
@@ -88,7 +86,12 @@ public final class GlobalStatistics {
 
         var values = new ArrayList<String>(Metric.values().length);
         for (Metric metric : Metric.values()) {
-            values.add(PythonFloat.str(metric.of(record)));
+            double value = metric.of(record);
+            if (!Double.isFinite(value)) {
+                // Checked records cannot get here; a NaN must never reach EvalAI or DynamoDB, whatever the input.
+                throw new IllegalArgumentException("the global " + metric.accuracy() + " is " + PythonFloat.str(value));
+            }
+            values.add(PythonFloat.str(value));
         }
         return new GlobalResults(record, values, entryStatus(records));
     }
@@ -139,14 +142,9 @@ public final class GlobalStatistics {
         if (messages.isEmpty()) {
             return 0.0;
         }
-        String[] words = messages.get(0).split(" ", -1);
-        try {
-            return Double.parseDouble(words[OFF_ROAD_METRES_WORD]) / 1000;
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("route " + record.routeId()
-                    + ": no distance at word " + OFF_ROAD_METRES_WORD + " of its outside_route_lanes message '"
-                    + messages.get(0) + "'");
-        }
+        return RouteRecordCheck.offRoadMetres(messages.get(0)).orElseThrow(() -> new IllegalArgumentException(
+                "route " + RouteRecordCheck.printable(record.routeId()) + ": no distance in its outside_route_lanes"
+                        + " message '" + RouteRecordCheck.printable(messages.get(0)) + "'")) / 1000;
     }
 
     private static double square(double value) {
