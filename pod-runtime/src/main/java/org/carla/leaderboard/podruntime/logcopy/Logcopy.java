@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,6 +78,7 @@ public final class Logcopy {
     private final Outage sqsOutage;
     private final Map<String, byte[]> own = new LinkedHashMap<>();
     private final Set<String> volumeProblems = new HashSet<>();
+    private final Map<String, Checkpoint> checkpoints = new HashMap<>();
     private LogcopyLogFile log;
     private long logVersion = -1;
     private MergeResult lastResult;
@@ -269,15 +272,36 @@ public final class Logcopy {
         }
     }
 
+    /** An agent's checkpoint, read again only when its size, time or identity changed. */
     private AgentFile readCheckpoint(String relative) {
+        AgentFile agent;
         try {
-            return AgentFile.of(new String(volume.read(relative, ResultsRefresh.CHECKPOINT_MAX_BYTES),
+            Optional<BasicFileAttributes> attributes = volume.attributes(relative);
+            if (attributes.isEmpty()) {
+                checkpoints.remove(relative);
+                return AgentFile.missing();
+            }
+            BasicFileAttributes found = attributes.get();
+            List<Object> stamp = List.of(found.size(), found.lastModifiedTime(), String.valueOf(found.fileKey()));
+            Checkpoint last = checkpoints.get(relative);
+            if (last != null && last.stamp().equals(stamp)) {
+                return last.agent();
+            }
+            agent = AgentFile.of(new String(volume.read(relative, ResultsRefresh.CHECKPOINT_MAX_BYTES),
                     StandardCharsets.UTF_8));
+            checkpoints.put(relative, new Checkpoint(stamp, agent));
         } catch (NoSuchFileException e) {
+            checkpoints.remove(relative);
             return AgentFile.missing();
         } catch (IOException e) {
+            checkpoints.remove(relative);
             return AgentFile.unusable(e.getMessage());
         }
+        return agent;
+    }
+
+    /** An agent's checkpoint as read last, and the stamp of the file it was read from. */
+    private record Checkpoint(List<Object> stamp, AgentFile agent) {
     }
 
     /** One line when the results change, not one per period (the log is uploaded too). */

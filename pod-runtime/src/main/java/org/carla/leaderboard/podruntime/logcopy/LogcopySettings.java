@@ -21,7 +21,8 @@ import org.carla.leaderboard.domain.status.StatusFiles;
  * the heartbeat, and which submission and run this pod is. Nothing a participant chose is among them.
  *
  * @param uploadInterval the shortest time between two uploads of one changed file of the volume (logcopy's own files
- *                       go every period): {@link #DEFAULT_UPLOAD_INTERVAL}, or the period when longer
+ *                       go every period): {@code LOGS_UPLOAD_INTERVAL}, else {@link #DEFAULT_UPLOAD_INTERVAL} or the
+ *                       period when longer
  * @param partSize       the size of a multipart upload's parts and the largest single put (at least 5 MiB)
  */
 public record LogcopySettings(Path logsDir, Path statusDir, String bucket, SubmissionRef submission, int run,
@@ -93,7 +94,8 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
                 PodEnvironment.duration(env, PodEnvironment.HEARTBEAT_PERIOD).orElse(
                         DEFAULT_HEARTBEAT.compareTo(period) < 0 ? period : DEFAULT_HEARTBEAT),
                 required(env, PodEnvironment.PROGRESS_QUEUE_URL),
-                DEFAULT_UPLOAD_INTERVAL.compareTo(period) < 0 ? period : DEFAULT_UPLOAD_INTERVAL,
+                PodEnvironment.duration(env, PodEnvironment.LOGS_UPLOAD_INTERVAL)
+                        .orElse(DEFAULT_UPLOAD_INTERVAL.compareTo(period) < 0 ? period : DEFAULT_UPLOAD_INTERVAL),
                 positive(env, PodEnvironment.LOGS_PART_SIZE).orElse(8 * 1024 * 1024));
     }
 

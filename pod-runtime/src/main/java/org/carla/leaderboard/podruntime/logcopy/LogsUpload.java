@@ -1,6 +1,7 @@
 package org.carla.leaderboard.podruntime.logcopy;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
@@ -70,11 +71,14 @@ public final class LogsUpload {
     private final String prefix;
     private final Map<String, Tracked> files = new HashMap<>();
     private final Map<String, String> ownUploaded = new HashMap<>();
+    private final Map<String, byte[]> ownChecked = new HashMap<>();
     private final Map<String, String> refused = new LinkedHashMap<>();
     private Map<String, String> walkSkipped = Map.of();
     private final Set<String> logged = new HashSet<>();
     private int unlogged;
     private Map<String, Remote> remote = new HashMap<>();
+    /** Reused for seams and digests (one pass at a time). */
+    private final byte[] buffer = new byte[64 * 1024];
 
     /** What one pass sent: files and bytes; not complete when the deadline cut it short. */
     public record Pass(int files, long bytes, boolean complete) {
@@ -86,7 +90,6 @@ public final class LogsUpload {
         long size = -1;
         FileTime modified;
         long seam;
-        String md5;
         Uploaded uploaded;
         boolean dirty;
         long dirtySince;
@@ -126,6 +129,9 @@ public final class LogsUpload {
             if (deadline.passed()) {
                 return new Pass(count, bytes, false);
             }
+            if (ownChecked.get(file.getKey()) == file.getValue()) {
+                continue; // the very content uploaded last: logcopy replaces a file's bytes only when they change
+            }
             String md5 = md5(file.getValue());
             if (md5.equals(ownUploaded.get(file.getKey()))) {
                 continue;
@@ -133,6 +139,7 @@ public final class LogsUpload {
             objects.put(file.getKey(), file.getValue(), deadline);
             meter.uploadedOwn(file.getValue().length);
             ownUploaded.put(file.getKey(), md5);
+            ownChecked.put(file.getKey(), file.getValue());
             count++;
             bytes += file.getValue().length;
         }
@@ -276,23 +283,21 @@ public final class LogsUpload {
         files.keySet().retainAll(seen);
     }
 
-    /** Reads what tells a change and an append apart: the MD5 of a small file, the bytes before each end. */
+    /**
+     * Reads what tells a change and an append apart: the bytes before the old and the new end, and the MD5 of a small
+     * file that has the size of its copy in S3.
+     */
     private void look(String relative, Tracked tracked, VolumeFiles.Found found, Instant now) throws IOException {
         long size = found.size();
         long oldSeam;
         long newSeam;
         String md5 = null;
         try (FileChannel channel = volume.open(relative)) {
-            if (size < SubmissionObjects.MIN_PART) {
-                byte[] content = VolumeFiles.read(channel, 0, (int) size);
-                md5 = md5(content);
-                newSeam = crc(content, Math.max(0, content.length - SEAM), content.length);
-                oldSeam = tracked.size >= 0 && tracked.size <= content.length
-                        ? crc(content, (int) Math.max(0, tracked.size - SEAM), (int) tracked.size) : ~tracked.seam;
-            } else {
-                newSeam = seam(channel, size);
-                oldSeam = tracked.size >= 0 && tracked.size <= size ? seam(channel, tracked.size) : ~tracked.seam;
+            if (size < SubmissionObjects.MIN_PART && tracked.uploaded != null && tracked.uploaded.size() == size) {
+                md5 = md5(channel, size); // touched, or rewritten at the same size: is it what S3 holds?
             }
+            newSeam = seam(channel, size);
+            oldSeam = tracked.size >= 0 && tracked.size <= size ? seam(channel, tracked.size) : ~tracked.seam;
         }
         boolean first = tracked.size < 0;
         boolean appended = !first && Objects.equals(tracked.fileKey, found.fileKey()) && size >= tracked.size
@@ -315,7 +320,6 @@ public final class LogsUpload {
         tracked.size = size;
         tracked.modified = found.modified();
         tracked.seam = newSeam;
-        tracked.md5 = md5;
         Uploaded uploaded = tracked.uploaded;
         boolean inS3 = uploaded != null && uploaded.size() == size && uploaded.seam() == newSeam
                 && (md5 == null || md5.equals(uploaded.md5()));
@@ -353,18 +357,18 @@ public final class LogsUpload {
                 return WAITS_FOR_BUDGET;
             }
             if (size < SubmissionObjects.MIN_PART) {
-                byte[] content = VolumeFiles.read(channel, 0, (int) size);
-                if (content.length < size) {
+                int loaded = objects.load(channel, size);
+                if (loaded < size) {
                     return UNCHANGED; // shrank since the walk: the next pass sees it as it is
                 }
-                String md5 = md5(content);
+                String md5 = objects.loadedMd5(loaded);
                 if (before != null && md5.equals(before.md5()) && before.size() == size) {
                     tracked.dirty = false;
                     return UNCHANGED;
                 }
-                String etag = objects.put(relative, content, deadline);
-                return sent(tracked, new Uploaded(size, etag, crc(content, Math.max(0, content.length - SEAM),
-                        content.length), md5, tracked.fileKey), size, now);
+                long seamNow = seam(channel, size);
+                String etag = objects.putLoaded(relative, loaded, deadline);
+                return sent(tracked, new Uploaded(size, etag, seamNow, md5, tracked.fileKey), size, now);
             }
             long seamNow = seam(channel, size);
             String etag = objects.putFile(relative, channel, size, deadline);
@@ -414,22 +418,51 @@ public final class LogsUpload {
         }
     }
 
-    /** CRC-32C of the {@link #SEAM} bytes before {@code end}. */
-    private static long seam(FileChannel channel, long end) throws IOException {
+    /** CRC-32C of the {@link #SEAM} bytes before {@code end} (fewer when the file is shorter now). */
+    private long seam(FileChannel channel, long end) throws IOException {
         long start = Math.max(0, end - SEAM);
-        byte[] bytes = VolumeFiles.read(channel, start, (int) (end - start));
-        return crc(bytes, 0, bytes.length);
-    }
-
-    private static long crc(byte[] bytes, int from, int to) {
         var crc = new CRC32C();
-        crc.update(bytes, from, Math.max(0, to - from));
+        crc.update(buffer, 0, readInto(channel, start, (int) (end - start)));
         return crc.getValue();
     }
 
+    /** MD5 of the first {@code size} bytes, read a buffer at a time (no garbage the size of the file). */
+    private String md5(FileChannel channel, long size) throws IOException {
+        MessageDigest digest = md5();
+        for (long offset = 0; offset < size; ) {
+            int read = readInto(channel, offset, (int) Math.min(buffer.length, size - offset));
+            if (read == 0) {
+                break;
+            }
+            digest.update(buffer, 0, read);
+            offset += read;
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private int readInto(FileChannel channel, long offset, int length) throws IOException {
+        ByteBuffer target = ByteBuffer.wrap(buffer, 0, length);
+        while (target.hasRemaining()) {
+            if (channel.read(target, offset + target.position()) < 0) {
+                break;
+            }
+        }
+        return target.position();
+    }
+
     static String md5(byte[] content) {
+        return md5(content, content.length);
+    }
+
+    static String md5(byte[] content, int length) {
+        MessageDigest digest = md5();
+        digest.update(content, 0, length);
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private static MessageDigest md5() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(content));
+            return MessageDigest.getInstance("MD5");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("MD5 is part of every JVM", e);
         }

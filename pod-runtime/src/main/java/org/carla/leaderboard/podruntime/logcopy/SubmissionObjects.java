@@ -97,14 +97,32 @@ final class SubmissionObjects {
      */
     String putFile(String relative, FileChannel file, long size, Deadline deadline) throws IOException {
         if (size <= part.length) {
-            byte[] content = VolumeFiles.read(file, 0, (int) size);
-            if (content.length < size) {
+            if (load(file, size) < size) {
                 throw new IOException(relative + " shrank while being read");
             }
-            return put(relative, content, deadline);
+            return putLoaded(relative, (int) size, deadline);
         }
         return multipart(relative, deadline, (uploadId, parts) -> uploadTail(relative, uploadId, parts, file, 0, size,
                 deadline));
+    }
+
+    /** Reads the first {@code size} bytes (at most a part) into the part buffer; returns how many there were. */
+    int load(FileChannel file, long size) throws IOException {
+        return readPart(file, 0, (int) Math.min(size, part.length));
+    }
+
+    /** The MD5 (hex) of the first {@code length} bytes of the part buffer. */
+    String loadedMd5(int length) {
+        return LogsUpload.md5(part, length);
+    }
+
+    /** Puts the first {@code length} bytes of the part buffer as the whole object; returns the new ETag. */
+    String putLoaded(String relative, int length, Deadline deadline) {
+        meter.request("s3.put");
+        return s3.putObject(r -> r.bucket(bucket).key(key(relative)).contentLength((long) length)
+                .overrideConfiguration(o -> o.apiCallTimeout(deadline.cap(PART_TIMEOUT))),
+                RequestBody.fromContentProvider(() -> new ByteArrayInputStream(part, 0, length), length,
+                        "application/octet-stream")).eTag();
     }
 
     /**

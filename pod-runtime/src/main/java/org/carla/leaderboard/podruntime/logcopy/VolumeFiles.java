@@ -112,6 +112,20 @@ final class VolumeFiles {
         }
     }
 
+    /** The attributes of the name at {@code relative}, not following a link; empty when a name on the way is missing. */
+    Optional<BasicFileAttributes> attributes(String relative) throws IOException {
+        String[] names = relative.split("/", -1);
+        try (var folders = new Folders()) {
+            SecureDirectoryStream<Path> folder = folders.root();
+            for (int i = 0; i < names.length - 1; i++) {
+                folder = folders.open(folder, names[i], relative);
+            }
+            return attributes(folder, Path.of(names[names.length - 1]));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
     /**
      * The whole content of the regular file at {@code relative} if it holds at most {@code max} bytes.
      *

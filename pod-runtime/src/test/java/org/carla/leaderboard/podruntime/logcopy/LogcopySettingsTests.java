@@ -56,6 +56,8 @@ class LogcopySettingsTests {
         env.put("LOGS_PERIOD", "PT1M");
         assertThat(LogcopySettings.fromEnv(env).period()).isEqualTo(Duration.ofMinutes(1));
         assertThat(LogcopySettings.fromEnv(env).uploadInterval()).isEqualTo(Duration.ofMinutes(1));
+        env.put("LOGS_UPLOAD_INTERVAL", "2.5");
+        assertThat(LogcopySettings.fromEnv(env).uploadInterval()).isEqualTo(Duration.ofMillis(2500));
     }
 
     @Test
