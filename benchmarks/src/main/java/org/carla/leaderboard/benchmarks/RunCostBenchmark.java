@@ -46,6 +46,8 @@ final class RunCostBenchmark {
     private static final long FIVE_MIB = 5L * 1024 * 1024;
     /** How often the harness looks at the logs' copies in S3 (8 HEADs), in compressed time. */
     private static final long PROBE_MILLIS = 500;
+    /** logcopy's heap here: its part buffer (8 MiB), a few checkpoints and the SDK's clients fit in it. */
+    private static final int HEAP_MB = 64;
     private static final Pattern METER = Pattern.compile(
             "logcopy: finished; \\{(.*)}, (\\d+) bytes uploaded \\((\\d+) of logcopy's own files\\)");
 
@@ -56,7 +58,7 @@ final class RunCostBenchmark {
     }
 
     void run() throws Exception {
-        Duration run = context.quick() ? Duration.ofHours(1) : Duration.ofHours(2);
+        Duration run = Duration.ofHours(2);
         int scale = context.quick() ? 30 : 15;
         Path root = context.work().resolve("run-cost");
         SupervisionBenchmark.deleteRecursively(root);
@@ -127,7 +129,8 @@ final class RunCostBenchmark {
 
     private Child startLogcopy(RunningStack stack, Path root, Path logs, String bucket, String queue,
             SubmissionRef submission, int scale) {
-        var argv = new ArrayList<>(List.of(context.java(), "-XX:MaxRAM=1g")); // the JVM's view of a 1 GiB container
+        // A bounded heap, so that resident memory shows what logcopy keeps (a leak would grow it), not G1's sizing.
+        var argv = new ArrayList<>(List.of(context.java(), "-XX:+UseSerialGC", "-Xmx" + HEAP_MB + "m"));
         stack.quarkusConfig().forEach((key, value) -> {
             if (key.startsWith("quarkus.s3.") || key.startsWith("quarkus.sqs.")) {
                 argv.add("-D" + key + "=" + value);
@@ -247,18 +250,24 @@ final class RunCostBenchmark {
                 "≤ 60 + 1 per real change", null);
         double first = quarter(rss, 0.25);
         double end = quarter(rss, 1.0);
-        table.add("6e", "logcopy's CPU time and resident memory over the run (packaged jar, JDK, -XX:MaxRAM=1g)",
+        table.add("6e", "logcopy's CPU time and resident memory over the run (packaged jar, JDK 17, -XX:+UseSerialGC -Xmx"
+                + HEAP_MB + "m)",
                 String.format(Locale.ROOT, "CPU %.1f s (%.1f s per submission-hour); RSS at 25/50/75/100%% of the run:"
                         + " %s / %s / %s / %s MB, peak %s MB", cpuMs / 1000.0, cpuMs / 1000.0 / hours,
                         Samples.fmt(first), Samples.fmt(quarter(rss, 0.5)), Samples.fmt(quarter(rss, 0.75)),
                         Samples.fmt(end), Samples.fmt(peakMb)),
                 "not measured (the CLI's process per period)", "RSS flat (end within 15% of the first quarter)",
                 end <= first * 1.15);
+        long passes = requests.getOrDefault("s3.head", 0L);
+        double pass = run.toSeconds() / (double) Math.max(1, passes);
         double appended = max(lags, "appended");
         double small = max(lags, "small");
         table.add("6f", "how late a log's copy in S3 was (real seconds; sampled every " + (PROBE_MILLIS * scale / 1000.0)
                 + " s of real time)", "logs of 5 MiB or more in S3: max " + Samples.fmt(appended)
-                        + " s; logs below 5 MiB: max " + Samples.fmt(small) + " s",
+                        + " s; logs below 5 MiB: max " + Samples.fmt(small) + " s"
+                        + "; " + passes + " passes, one every " + Samples.fmt(pass) + " s of real time (the period is "
+                        + PERIOD.toSeconds() + " s: the rest is the passes' own time, which compression does not"
+                        + " shrink)",
                 "one period (10 s) plus its upload time", "≤ 60 s for a log of 5 MiB or more", appended <= 60);
     }
 

@@ -40,8 +40,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * <li>a file of 5 MiB or more in S3 that grew by appending gets only its new tail
  * ({@link SubmissionObjects#append}), at most once per {@code interval} while it changes;</li>
  * <li>a smaller file that changed, or a file rewritten rather than appended to (shorter, another file, or other bytes
- * before the end seen last), is uploaded whole, at most once per {@code interval}, oldest change first, as far as
- * {@link UploadBudget} allows;</li>
+ * before the end seen last), is uploaded whole, at most once per {@code interval}, as far as {@link UploadBudget}
+ * allows: first a file that reached 5 MiB (its last whole upload), then the oldest change;</li>
  * <li>a flush (the end, a cancel, a stop) uploads every change at once, whatever the interval and the budget.</li>
  * </ul>
  * logcopy's own files (results, EvalAI's files, its log, its status files) come from memory ({@link #uploadOwn}),
@@ -162,8 +162,9 @@ public final class LogsUpload {
                 due.add(file);
             }
         }
-        due.sort(Comparator.comparingLong((Map.Entry<String, Tracked> file) -> file.getValue().dirtySince)
-                .thenComparing(Map.Entry::getKey));
+        // A file reaching 5 MiB first: its whole upload is its last (it is appended to from then on); then the oldest.
+        due.sort(Comparator.comparing((Map.Entry<String, Tracked> file) -> !graduates(file.getValue()))
+                .thenComparingLong(file -> file.getValue().dirtySince).thenComparing(Map.Entry::getKey));
         int count = 0;
         long bytes = 0;
         boolean budgetSpent = false;
@@ -199,6 +200,12 @@ public final class LogsUpload {
             }
         }
         return new Pass(count, bytes, true);
+    }
+
+    /** Whether the file is 5 MiB or more while its copy in S3 is smaller (or missing). */
+    private static boolean graduates(Tracked tracked) {
+        return tracked.size >= SubmissionObjects.MIN_PART
+                && (tracked.uploaded == null || tracked.uploaded.size() < SubmissionObjects.MIN_PART);
     }
 
     /** Whether a change of the volume seen by the last pass is not in S3 yet. */
