@@ -92,12 +92,7 @@ final class ContainerWriters {
             double bytes = owed.get(log.getKey()) + seconds * (agent ? agentRate : simulatorRate);
             int whole = (int) bytes;
             owed.put(log.getKey(), bytes - whole);
-            if (whole > 0) {
-                Path file = logs.resolve(log.getKey());
-                Files.write(file, lines(log.getKey(), whole), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-                written += whole;
-                log.getValue().add(nanos, Files.size(file));
-            }
+            grow(log.getKey(), whole, nanos);
         }
         int due = (int) Math.min(routesPerAgent, Math.floor(fraction * routesPerAgent + 1e-9));
         while (routesDone < due) {
@@ -105,6 +100,16 @@ final class ContainerWriters {
             for (int pair = 1; pair <= pairs; pair++) {
                 written += checkpoint(pair, routesDone);
             }
+        }
+    }
+
+    /** Appends {@code bytes} of lines to {@code log} (one of {@link #timelines()}). */
+    synchronized void grow(String log, int bytes, long nanos) throws IOException {
+        if (bytes > 0) {
+            Path file = logs.resolve(log);
+            Files.write(file, lines(log, bytes), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            written += bytes;
+            timelines.get(log).add(nanos, Files.size(file));
         }
     }
 

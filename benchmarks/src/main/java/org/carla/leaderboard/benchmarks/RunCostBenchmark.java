@@ -31,7 +31,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * pod-runtime jar, its own process, every period and interval divided by the scale) mirrors the volume to S3Proxy and
  * reports to ElasticMQ; the seeds' logcopy ({@link SeedsSync}) runs over the same volume in the same run. Reported per
  * real submission-hour: bytes sent ÷ bytes written, S3 requests, SQS messages; logcopy's CPU time and resident memory
- * over the run; how late each log's copy in S3 was. EvalAI calls need the relay: a marked slot.
+ * over the run; how late each log's copy in S3 was (and, 6g, the same in real time, without compression). EvalAI
+ * calls need the relay: a marked slot.
  */
 final class RunCostBenchmark {
 
@@ -44,6 +45,8 @@ final class RunCostBenchmark {
     private static final Duration UPLOAD_INTERVAL = Duration.ofSeconds(30);
     private static final Duration HEARTBEAT = Duration.ofMinutes(5);
     private static final long FIVE_MIB = 5L * 1024 * 1024;
+    /** 6g's length: a few upload intervals of real time. */
+    private static final Duration REAL_TIME = Duration.ofMinutes(3);
     /** How often the harness looks at the logs' copies in S3 (8 HEADs), in compressed time. */
     private static final long PROBE_MILLIS = 500;
     /** logcopy's heap here: its part buffer (8 MiB), a few checkpoints and the SDK's clients fit in it. */
@@ -58,6 +61,13 @@ final class RunCostBenchmark {
     }
 
     void run() throws Exception {
+        compressedRun();
+        if (!context.quick()) {
+            realTimeLag();
+        }
+    }
+
+    private void compressedRun() throws Exception {
         Duration run = Duration.ofHours(2);
         int scale = context.quick() ? 30 : 15;
         Path root = context.work().resolve("run-cost");
@@ -127,8 +137,66 @@ final class RunCostBenchmark {
         }
     }
 
+    /**
+     * 6g: the lag without compression: logcopy with its defaults (10 s period, 30 s interval) for {@link #REAL_TIME},
+     * one agent's log already at 6 MiB and growing at the agent's rate, one CARLA log growing from nothing.
+     */
+    private void realTimeLag() throws Exception {
+        Path root = context.work().resolve("run-cost-real-time");
+        SupervisionBenchmark.deleteRecursively(root);
+        Path logs = Files.createDirectories(root.resolve("logs"));
+        var writers = new ContainerWriters(logs, 1, 1, AGENT_LOG_RATE, SIMULATOR_LOG_RATE);
+        String agentLog = org.carla.leaderboard.domain.layout.LogsLayout.agentLog(1);
+        writers.grow(agentLog, 6 * 1024 * 1024, System.nanoTime());
+        var submission = new SubmissionRef(6008, 7, "leaderboard-20");
+        String bucket = "bench-run-cost-real-time";
+        try (RunningStack stack = LocalStack.builder().components("s3", "sqs").workDir(root.resolve("stack")).start()) {
+            stack.s3().createBucket(b -> b.bucket(bucket));
+            String queue = stack.queueUrl("progress-reports");
+            var lags = new ConcurrentHashMap<String, Double>();
+            ScheduledExecutorService timers = Executors.newScheduledThreadPool(2);
+            try (Child logcopy = startLogcopy(stack, root, logs, bucket, queue, submission, 1, 1)) {
+                long started = System.nanoTime();
+                long[] last = { started };
+                var writing = timers.scheduleAtFixedRate(quietly(() -> {
+                    long now = System.nanoTime();
+                    writers.write((now - last[0]) / 1e9, 0, now);
+                    last[0] = now;
+                }), 0, 100, TimeUnit.MILLISECONDS);
+                timers.scheduleAtFixedRate(quietly(() -> probeLags(stack, bucket, submission, writers, lags, 1)),
+                        0, 1, TimeUnit.SECONDS);
+                while (System.nanoTime() - started < REAL_TIME.toNanos()) {
+                    Thread.sleep(200);
+                }
+                writing.cancel(false);
+                synchronized (writers) {
+                    writers.write(0, 1, System.nanoTime());
+                }
+                writers.finish();
+                if (!logcopy.waitFor(Duration.ofMinutes(2))) {
+                    throw new IllegalStateException("logcopy did not end within 2 minutes of the last done file");
+                }
+                timers.shutdownNow();
+                context.table().add("6g", "how late a log's copy in S3 was, in real time (" + REAL_TIME.toMinutes()
+                        + " min, logcopy's defaults: 10 s period, 30 s interval; sampled every second)",
+                        "a log of 6 MiB and more growing at " + (int) AGENT_LOG_RATE + " B/s: max "
+                                + Samples.fmt(max(lags, "appended")) + " s; a CARLA log growing from nothing at "
+                                + (int) SIMULATOR_LOG_RATE + " B/s: max " + Samples.fmt(max(lags, "small")) + " s",
+                        "one period (10 s) plus its upload time", "≤ 60 s for a log being written",
+                        Math.max(max(lags, "appended"), max(lags, "small")) <= 60);
+            } finally {
+                timers.shutdownNow();
+            }
+        }
+    }
+
     private Child startLogcopy(RunningStack stack, Path root, Path logs, String bucket, String queue,
             SubmissionRef submission, int scale) {
+        return startLogcopy(stack, root, logs, bucket, queue, submission, scale, PAIRS);
+    }
+
+    private Child startLogcopy(RunningStack stack, Path root, Path logs, String bucket, String queue,
+            SubmissionRef submission, int scale, int pairs) {
         // A bounded heap, so that resident memory shows what logcopy keeps (a leak would grow it), not G1's sizing.
         var argv = new ArrayList<>(List.of(context.java(), "-XX:+UseSerialGC", "-Xmx" + HEAP_MB + "m"));
         stack.quarkusConfig().forEach((key, value) -> {
@@ -145,8 +213,8 @@ final class RunCostBenchmark {
         env.put("LEADERBOARD", submission.leaderboard());
         env.put("RUN", "1");
         env.put("PROGRESS_QUEUE_URL", queue);
-        env.put("WORKER_PAIRS", Integer.toString(PAIRS));
-        env.put("EXPECTED_ROUTES", Integer.toString(PAIRS * ROUTES_PER_AGENT));
+        env.put("WORKER_PAIRS", Integer.toString(pairs));
+        env.put("EXPECTED_ROUTES", Integer.toString(pairs == PAIRS ? PAIRS * ROUTES_PER_AGENT : pairs));
         env.put("LOGS_PERIOD", seconds(PERIOD, scale));
         env.put("LOGS_UPLOAD_INTERVAL", seconds(UPLOAD_INTERVAL, scale));
         env.put("HEARTBEAT_PERIOD", seconds(HEARTBEAT, scale));
