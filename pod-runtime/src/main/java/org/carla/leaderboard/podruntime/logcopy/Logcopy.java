@@ -22,6 +22,7 @@ import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.results.CheckpointMerge;
 import org.carla.leaderboard.domain.results.MergeResult;
+import org.carla.leaderboard.domain.results.RouteRecordCheck;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.podruntime.results.ResultsRefresh;
 import org.carla.leaderboard.podruntime.results.ResultsRefresh.AgentFile;
@@ -333,14 +334,15 @@ public final class Logcopy {
         try {
             Optional<String> repaired = volume.replace(relative, content, openToAll);
             repaired.ifPresent(what -> {
-                if (volumeProblems.add(what)) {
+                if (volumeProblems.size() < 100 && volumeProblems.add(what)) {
                     LOG.warnf("logcopy: %s", what);
                 }
             });
         } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
-            String problem = "cannot write " + relative + " in the logs volume (" + e.getMessage() + ")";
-            if (volumeProblems.add(problem)) {
-                LOG.warnf("logcopy: %s; it is uploaded from memory all the same", problem);
+            // Once per file and kind of failure: a message can hold a random temporary name.
+            if (volumeProblems.add(relative + " " + e.getClass().getName())) {
+                LOG.warnf("logcopy: cannot write %s in the logs volume (%s); it is uploaded from memory all the same",
+                        relative, RouteRecordCheck.printable(e.getMessage()));
             }
         }
     }

@@ -58,6 +58,8 @@ public final class LogsUpload {
     static final int MAX_KEY_BYTES = 1024;
     /** The largest file uploaded (S3's largest copied part, which an append of it needs). */
     static final long MAX_FILE = SubmissionObjects.MAX_PART;
+    /** Names remembered as refused: a participant's code could create new ones for hours. */
+    private static final int MAX_REFUSED = 10_000;
     /** Names logged as skipped, one line each; the rest are counted. */
     private static final int LOGGED_SKIPS = 50;
 
@@ -407,7 +409,9 @@ public final class LogsUpload {
     }
 
     private void refuse(String relative, String why) {
-        refused.put(relative, why);
+        if (refused.size() < MAX_REFUSED) {
+            refused.put(relative, why); // beyond, a refused name is looked at again each pass: cheap, and bounded
+        }
         files.remove(relative);
         logSkip(relative, why);
     }

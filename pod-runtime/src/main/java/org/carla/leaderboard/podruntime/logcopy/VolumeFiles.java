@@ -133,7 +133,8 @@ final class VolumeFiles {
      */
     byte[] read(String relative, long max) throws IOException {
         try (FileChannel channel = open(relative)) {
-            byte[] content = read(channel, 0, (int) Math.min(max + 1, Integer.MAX_VALUE - 16));
+            // One byte more than the size seen (or than the bound) tells a file that is larger than it says.
+            byte[] content = read(channel, 0, (int) Math.min(max + 1, Math.max(channel.size(), 0) + 1));
             if (content.length > max) {
                 throw new NotRegularException(relative + " is larger than " + max + " bytes");
             }
