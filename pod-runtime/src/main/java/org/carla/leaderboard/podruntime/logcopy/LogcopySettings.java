@@ -66,9 +66,8 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
 
     /** @throws IllegalArgumentException naming the variable at fault */
     public static LogcopySettings fromEnv(Map<String, String> env) {
-        Path logs = Path.of(PodEnvironment.value(env, PodEnvironment.LOGS_DIR).orElse("/tmp/logs"));
-        Path status = PodEnvironment.value(env, PodEnvironment.STATUS_DIR).map(Path::of)
-                .orElse(logs.resolve(StatusFiles.DIRECTORY));
+        Path logs = PodEnvironment.logsDir(env);
+        Path status = PodEnvironment.statusDir(env);
         String submissionId = required(env, PodEnvironment.SUBMISSION_ID);
         long submissionPk;
         try {

@@ -16,7 +16,6 @@ import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +24,7 @@ import java.util.function.Predicate;
 
 import org.carla.leaderboard.domain.results.AtomicFile;
 import org.carla.leaderboard.podruntime.logcopy.GuardedOpen.BlockedOpenException;
+import org.carla.leaderboard.podruntime.volume.SharedFiles;
 
 /**
  * The logs volume as logcopy touches it. Every folder is world-writable, so a participant's code can put anything at
@@ -199,8 +199,7 @@ final class VolumeFiles {
             SecureDirectoryStream<Path> folder = folders.open(rootFolder, folderName, relative);
             if (openToAll && created) {
                 // fchmod on the folder just opened: every container writes its status files there.
-                folder.getFileAttributeView(PosixFileAttributeView.class)
-                        .setPermissions(PosixFilePermissions.fromString("rwxrwxrwx"));
+                folder.getFileAttributeView(PosixFileAttributeView.class).setPermissions(SharedFiles.OPEN_FOLDER);
             }
             folders.guarded(folder, () -> {
                 guard.run(relative, () -> AtomicFile.replace(folder, root.resolve(folderName), name, content));
