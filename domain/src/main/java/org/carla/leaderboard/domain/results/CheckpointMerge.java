@@ -119,6 +119,14 @@ public final class CheckpointMerge {
         } catch (IllegalArgumentException e) {
             return new MergeResult(merged, found, total, false, List.of(e.getMessage()), skipped, Optional.empty());
         }
+        for (Metric metric : Metric.values()) {
+            double value = metric.of(global.record());
+            if (!Double.isFinite(value)) {
+                // Checked records cannot get here; a NaN must never reach EvalAI or DynamoDB, whatever the input.
+                return new MergeResult(merged, found, total, false, List.of("the global " + metric.accuracy() + " is "
+                        + PythonFloat.str(value)), skipped, Optional.empty());
+            }
+        }
         CheckpointFile computed = merged.withGlobalResults(global);
         Optional<String> invalid = CheckpointValidation.problem(computed, true, false);
         CheckpointFile result = invalid.isPresent() ? computed.withEntryStatus(EntryStatus.INVALID) : computed;

@@ -25,8 +25,9 @@ public final class GlobalStatistics {
     /**
      * Computes the global record of {@code records} (sorted and numbered) over {@code totalRoutes} routes.
      *
-     * @throws IllegalArgumentException when {@code totalRoutes} is not positive, an {@code outside_route_lanes}
-     *         message does not hold its distance where the Leaderboard writes it, or a metric is not finite
+     * @throws IllegalArgumentException when {@code totalRoutes} is not positive, or an {@code outside_route_lanes}
+     *         message does not hold its distance where the Leaderboard writes it (a NaN score gives NaN metrics, as
+     *         in Python: the evaluator stand-in writes them so; the merge refuses them)
      */
     public static GlobalResults compute(List<RouteRecord> records, int totalRoutes) {
         if (totalRoutes <= 0) {
@@ -86,12 +87,7 @@ public final class GlobalStatistics {
 
         var values = new ArrayList<String>(Metric.values().length);
         for (Metric metric : Metric.values()) {
-            double value = metric.of(record);
-            if (!Double.isFinite(value)) {
-                // Checked records cannot get here; a NaN must never reach EvalAI or DynamoDB, whatever the input.
-                throw new IllegalArgumentException("the global " + metric.accuracy() + " is " + PythonFloat.str(value));
-            }
-            values.add(PythonFloat.str(value));
+            values.add(PythonFloat.str(metric.of(record)));
         }
         return new GlobalResults(record, values, entryStatus(records));
     }
