@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionRef;
+import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
 
@@ -146,7 +147,7 @@ final class RunCostBenchmark {
         SupervisionBenchmark.deleteRecursively(root);
         Path logs = Files.createDirectories(root.resolve("logs"));
         var writers = new ContainerWriters(logs, 1, 1, AGENT_LOG_RATE, SIMULATOR_LOG_RATE);
-        String agentLog = org.carla.leaderboard.domain.layout.LogsLayout.agentLog(1);
+        String agentLog = LogsLayout.agentLog(1);
         writers.grow(agentLog, 6 * 1024 * 1024, System.nanoTime());
         var submission = new SubmissionRef(6008, 7, "leaderboard-20");
         String bucket = "bench-run-cost-real-time";

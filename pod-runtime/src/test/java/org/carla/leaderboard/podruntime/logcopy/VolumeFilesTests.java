@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -175,9 +174,5 @@ class VolumeFilesTests {
         Path file = logs.resolve(relative);
         Files.createDirectories(file.getParent());
         Files.writeString(file, text);
-    }
-
-    static List<String> lines(Path file) throws IOException {
-        return Files.readAllLines(file);
     }
 }
