@@ -40,7 +40,13 @@ public record Progress(int version, SubmissionRef submission, int run, int route
         /** logcopy saw the cancel control object and stopped the pod's containers. */
         CANCELLED,
         /** Stopped by Kubernetes (SIGTERM) before either. */
-        STOPPED
+        STOPPED,
+        /**
+         * A {@code simulation.cancel} that logcopy did not write appeared in the logs volume (the participant's code
+         * can write it); the worker pairs stop on it, so logcopy made its last upload and ended. No cancel was
+         * requested and the run did not finish: {@code logcopy.done} is not written.
+         */
+        UNREQUESTED_CANCEL
     }
 
     public Progress {

@@ -85,6 +85,11 @@ public final class PodEnvironment {
     public static final String HEARTBEAT_PERIOD = "HEARTBEAT_PERIOD";
     public static final String LOGS_MULTIPART_THRESHOLD = "LOGS_MULTIPART_THRESHOLD";
     public static final String LOGS_PART_SIZE = "LOGS_PART_SIZE";
+    /**
+     * The shortest time between two uploads of one changed file of the logs volume (a log's lag in S3 against its
+     * cost in requests); logcopy's default is 30 s, or {@link #LOGS_PERIOD} when longer.
+     */
+    public static final String LOGS_UPLOAD_INTERVAL = "LOGS_UPLOAD_INTERVAL";
 
     private PodEnvironment() {
     }

@@ -18,8 +18,6 @@ public final class GlobalStatistics {
 
     private static final String SIMULATION_CRASHED = "Simulation crashed";
     private static final String SENSORS_INVALID = "Agent's sensors were invalid";
-    /** The word of the {@code outside_route_lanes} message that holds the metres: "...for about 52.147 meters...". */
-    private static final int OFF_ROAD_METRES_WORD = 8;
 
     private GlobalStatistics() {
     }
@@ -28,7 +26,8 @@ public final class GlobalStatistics {
      * Computes the global record of {@code records} (sorted and numbered) over {@code totalRoutes} routes.
      *
      * @throws IllegalArgumentException when {@code totalRoutes} is not positive, or an {@code outside_route_lanes}
-     *         message does not hold its distance where the Leaderboard writes it
+     *         message does not hold its distance where the Leaderboard writes it (a NaN score gives NaN metrics, as
+     *         in Python: the evaluator stand-in writes them so; the merge refuses them)
      */
     public static GlobalResults compute(List<RouteRecord> records, int totalRoutes) {
         if (totalRoutes <= 0) {
@@ -139,14 +138,9 @@ public final class GlobalStatistics {
         if (messages.isEmpty()) {
             return 0.0;
         }
-        String[] words = messages.get(0).split(" ", -1);
-        try {
-            return Double.parseDouble(words[OFF_ROAD_METRES_WORD]) / 1000;
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("route " + record.routeId()
-                    + ": no distance at word " + OFF_ROAD_METRES_WORD + " of its outside_route_lanes message '"
-                    + messages.get(0) + "'");
-        }
+        return RouteRecordCheck.offRoadMetres(messages.get(0)).orElseThrow(() -> new IllegalArgumentException(
+                "route " + RouteRecordCheck.printable(record.routeId()) + ": no distance in its outside_route_lanes"
+                        + " message '" + RouteRecordCheck.printable(messages.get(0)) + "'")) / 1000;
     }
 
     private static double square(double value) {

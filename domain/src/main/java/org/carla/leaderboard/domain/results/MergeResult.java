@@ -5,8 +5,9 @@ import java.util.Optional;
 
 /**
  * The outcome of {@link CheckpointMerge}: the merged file; how many routes are recorded of how many expected; whether
- * the global results were computed; why not when every route was there ({@code problems}: duplicated or missing route
- * ids, conflicting sensors); the inputs that counted as no data and why; and, when the global results were computed but
+ * the global results were computed; what was refused ({@code problems}: records that cannot count and were left out,
+ * a checkpoint with too many records, and when every route was there duplicated or missing route ids, conflicting
+ * sensors); the inputs that counted as no data and why; and, when the global results were computed but
  * did not pass the Leaderboard's validation, why the entry is {@code Invalid}.
  */
 public record MergeResult(CheckpointFile merged, int routesDone, int routesTotal, boolean globalResults,
@@ -17,7 +18,7 @@ public record MergeResult(CheckpointFile merged, int routesDone, int routesTotal
         skippedInputs = List.copyOf(skippedInputs);
     }
 
-    /** Every route expected is recorded but the global results were refused. */
+    /** Something was refused: a record or a file left out, or the global results although every route is there. */
     public boolean refused() {
         return !problems.isEmpty();
     }

@@ -2,11 +2,14 @@ package org.carla.leaderboard.domain.results;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -42,6 +45,9 @@ public final class ResultsJson {
 
     private static final ObjectWriter WRITER = MAPPER.writer(pythonIndent());
 
+    /** The largest results file read: a Leaderboard checkpoint of thousands of routes is a few MiB. */
+    public static final long MAX_FILE_BYTES = 16L * 1024 * 1024;
+
     private ResultsJson() {
     }
 
@@ -62,9 +68,45 @@ public final class ResultsJson {
         }
     }
 
-    /** Reads a results file. @throws IllegalArgumentException when it is empty or not a results file */
+    /**
+     * Reads a results file: a regular file of at most {@link #MAX_FILE_BYTES}, not through a symbolic link (the agent
+     * container, where a participant's code runs, writes it).
+     *
+     * @throws IllegalArgumentException when it is empty, too large, not a regular file, or not a results file
+     */
     public static CheckpointFile read(Path path) throws IOException {
-        return parse(Files.readString(path, StandardCharsets.UTF_8));
+        if (!Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile()) {
+            throw new IllegalArgumentException("not a regular file (a link, a folder, a pipe or a device)");
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            return parse(readBounded(channel));
+        }
+    }
+
+    /**
+     * The text of an open file, of at most {@link #MAX_FILE_BYTES}. Positional reads: on a pipe they fail at once
+     * instead of waiting for a writer.
+     *
+     * @throws IllegalArgumentException when the file holds more
+     */
+    public static String readBounded(FileChannel channel) throws IOException {
+        var buffer = ByteBuffer.allocate((int) Math.min(MAX_FILE_BYTES + 1, Math.max(channel.size(), 0) + 1));
+        long position = 0;
+        while (true) {
+            if (!buffer.hasRemaining()) {
+                if (buffer.capacity() > MAX_FILE_BYTES) {
+                    throw new IllegalArgumentException("larger than " + MAX_FILE_BYTES / (1024 * 1024) + " MiB");
+                }
+                buffer = ByteBuffer.allocate((int) Math.min(MAX_FILE_BYTES + 1, buffer.capacity() * 2L))
+                        .put(buffer.flip());
+            }
+            int read = channel.read(buffer, position);
+            if (read < 0) {
+                break;
+            }
+            position += read;
+        }
+        return new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8);
     }
 
     /** Python's text of any value made of maps, lists, strings, numbers and the results records. */
@@ -81,22 +123,10 @@ public final class ResultsJson {
         writeText(path, write(value));
     }
 
-    /** Replaces a file's text in one step: written next to it, then moved over it. */
+    /** Replaces a file's text in one step, never through a link, readable by every container ({@link AtomicFile}). */
     public static void writeText(Path path, String text) {
         try {
-            Path parent = path.toAbsolutePath().getParent();
-            Files.createDirectories(parent);
-            Path temporary = Files.createTempFile(parent, "." + path.getFileName(), ".tmp");
-            try {
-                Files.writeString(temporary, text, StandardCharsets.UTF_8);
-                try {
-                    Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(temporary);
-            }
+            AtomicFile.replace(path, text.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + path, e);
         }

@@ -32,8 +32,8 @@ public final class Sensors {
         return Optional.ofNullable(CHECKPOINT_NAMES.get(carlaType));
     }
 
-    /** The name shown to participants ({@code carla_camera} → {@code RGB Camera}); an unknown name as it is. */
+    /** The name shown to participants ({@code carla_camera} → {@code RGB Camera}); an unknown name as it is, printable. */
     public static String readableName(String checkpointName) {
-        return READABLE_NAMES.getOrDefault(checkpointName, checkpointName);
+        return READABLE_NAMES.getOrDefault(checkpointName, RouteRecordCheck.printable(checkpointName));
     }
 }

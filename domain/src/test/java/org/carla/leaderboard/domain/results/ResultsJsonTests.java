@@ -2,9 +2,12 @@ package org.carla.leaderboard.domain.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -85,13 +88,15 @@ class ResultsJsonTests {
     /** The text is Python's {@code json.dump(data, fd, indent=4)} of the same data, byte for byte. */
     @Test
     void theTextIsPythons(@TempDir Path dir) throws Exception {
-        var odd = Routes.route(5, 0, "Failed - Agent's sensors were invalid", 1e-05, 1.0, 1e16, 0.1 + 0.2, 0.0,
+        var odd = Routes.route(5, 0, "Failed - Agent's sensors were invalid", 1e-05, 1.0, 1e6, 0.1 + 0.2, 0.0,
                 "route_dev", "Ünïcode and \"quotes\" and a tab\t");
         var file = CheckpointMerge.merge(Routes.files(
                 Routes.agent(2, Routes.perfect(0, 0), Routes.perfect(1, 0)),
                 Routes.agent(4, Routes.perfect(2, 0), Routes.perfect(3, 0), Routes.perfect(4, 0), odd)),
                 OptionalInt.of(6)).merged();
-        String ours = ResultsJson.write(file);
+        // An agent's own file is written as it is, whatever its numbers (the merge is what refuses them).
+        var huge = Routes.agent(1, Routes.route(6, 0, "Perfect", 100.0, 1.0, 1e16, 1.0, 2.0));
+        String ours = ResultsJson.write(List.of(file, huge));
         Files.writeString(dir.resolve("ours.json"), ours);
 
         String python = PythonOracle.run(dir, """
@@ -102,6 +107,46 @@ class ResultsJsonTests {
 
         assertThat(ours).isEqualTo(python);
         assertThat(ours).contains("1e-05").contains("1e+16").contains("\\u00dcn\\u00efcode");
-        assertThat(List.of(ours.split("\n"))).contains("    \"values\": [", "    \"labels\": [");
+        assertThat(List.of(ours.split("\n"))).contains("        \"values\": [", "        \"labels\": [");
+    }
+
+    @Test
+    void readsOnlyARegularFileOfBoundedSizeNeverThroughALink(@TempDir Path dir) throws Exception {
+        Path outside = dir.resolve("outside.json");
+        ResultsJson.write(outside, Routes.agent(1, Routes.perfect(0, 0)));
+        Path link = Files.createSymbolicLink(dir.resolve("link.json"), outside);
+        Path zero = Files.createSymbolicLink(dir.resolve("zero.json"), Path.of("/dev/zero"));
+        Path big = dir.resolve("big.json");
+        Files.write(big, new byte[(int) ResultsJson.MAX_FILE_BYTES + 1]);
+        Path pipe = dir.resolve("pipe.json");
+        assertThat(new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor()).isZero();
+
+        assertThat(ResultsJson.read(outside).checkpoint().records()).hasSize(1);
+        for (Path hostile : List.of(link, zero, pipe)) {
+            // Without the check, the link was followed, /dev/zero filled the memory, and the pipe blocked for ever.
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThatThrownBy(() -> ResultsJson.read(hostile))
+                    .as(hostile.toString()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("not a regular file"));
+        }
+        assertThatThrownBy(() -> ResultsJson.read(big)).hasMessage("larger than 16 MiB");
+    }
+
+    @Test
+    void writesReadableByEveryContainerAndReplacesALinkInsteadOfWritingThroughIt(@TempDir Path dir)
+            throws Exception {
+        Path target = Files.writeString(dir.resolve("someone-elses.txt"), "keep me");
+        Path file = Files.createSymbolicLink(dir.resolve("results.json"), target);
+
+        ResultsJson.writeText(file, "[]");
+
+        assertThat(Files.isSymbolicLink(file)).isFalse();
+        assertThat(Files.readString(file)).isEqualTo("[]");
+        assertThat(Files.readString(target)).isEqualTo("keep me");
+        // Files.createTempFile made 0600: the other containers of the pod (other users) could not read the file.
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r--r--");
+        try (var left = Files.list(dir)) {
+            assertThat(left.map(path -> path.getFileName().toString()))
+                    .containsExactlyInAnyOrder("results.json", "someone-elses.txt");
+        }
     }
 }

@@ -8,7 +8,6 @@ import jakarta.inject.Inject;
 
 import org.carla.leaderboard.podruntime.ExitCodes;
 import org.carla.leaderboard.podruntime.logcopy.Logcopy;
-import org.carla.leaderboard.podruntime.logcopy.LogcopyLogFile;
 import org.carla.leaderboard.podruntime.logcopy.LogcopySettings;
 import org.carla.leaderboard.podruntime.logcopy.LogcopyShutdown;
 import org.carla.leaderboard.podruntime.logcopy.RequestMeter;
@@ -20,8 +19,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * {@code pod-runtime logcopy}: the Job's logcopy container (settings from the environment, see
- * {@link LogcopySettings}). Exit 0 when every worker pair is done or the submission was cancelled, 2 on a bad
- * configuration, 143 when stopped by SIGTERM first.
+ * {@link LogcopySettings}). Exit 0 when every worker pair is done, the submission was cancelled, or the pairs stopped on
+ * a {@code simulation.cancel} logcopy did not write; 2 on a bad configuration, 143 when stopped by SIGTERM first.
  */
 @Command(name = "logcopy", mixinStandardHelpOptions = true,
         description = "Merges the results, writes EvalAI's files, uploads the logs volume and reports progress, every LOGS_PERIOD.")
@@ -47,15 +46,13 @@ public class LogcopyCommand implements Callable<Integer> {
             LOG.errorf("logcopy: bad configuration, exit %d: %s", ExitCodes.BAD_CONFIGURATION, e.getMessage());
             return ExitCodes.BAD_CONFIGURATION;
         }
-        try (var logFile = LogcopyLogFile.attach(settings.logsDir().resolve("logcopy").resolve("logcopy.log"))) {
-            var logcopy = new Logcopy(settings, s3, sqs, new RequestMeter(), Clock.systemUTC());
-            var ended = new CountDownLatch(1);
-            shutdown.running(logcopy, ended);
-            try {
-                return logcopy.run() == Logcopy.Ending.STOPPED ? ExitCodes.TERMINATED : ExitCodes.DONE;
-            } finally {
-                ended.countDown();
-            }
+        var logcopy = new Logcopy(settings, s3, sqs, new RequestMeter(), Clock.systemUTC());
+        var ended = new CountDownLatch(1);
+        shutdown.running(logcopy, ended);
+        try {
+            return logcopy.run() == Logcopy.Ending.STOPPED ? ExitCodes.TERMINATED : ExitCodes.DONE;
+        } finally {
+            ended.countDown();
         }
     }
 }

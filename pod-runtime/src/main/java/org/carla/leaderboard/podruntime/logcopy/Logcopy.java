@@ -2,19 +2,30 @@ package org.carla.leaderboard.podruntime.logcopy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 import org.carla.leaderboard.domain.event.Progress;
-import org.carla.leaderboard.domain.layout.SubmissionLayout;
+import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.results.CheckpointMerge;
 import org.carla.leaderboard.domain.results.MergeResult;
+import org.carla.leaderboard.domain.results.RouteRecordCheck;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.podruntime.results.ResultsRefresh;
+import org.carla.leaderboard.podruntime.results.ResultsRefresh.AgentFile;
 import org.jboss.logging.Logger;
 
 import software.amazon.awssdk.core.exception.SdkException;
@@ -22,27 +33,42 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The logcopy role: every period, merge the agents' results and write EvalAI's files, upload what changed in the logs
- * volume, look for the cancel object, report progress; the first pass runs at once. Ends when every worker pair is
- * done (last pass, then {@code logcopy.done}, uploaded) or on cancel ({@code simulation.cancel}, uploaded). S3 and SQS
- * outages are retried with back-off and nothing is lost: a file or report that did not go out goes out later.
+ * The logcopy role: every period, merge the agents' results and write EvalAI's files, upload what is due of the logs
+ * volume ({@link LogsUpload}), look for the cancel object, report progress when there is news or a heartbeat is due;
+ * the first pass runs at once. Ends when every worker pair is done (last upload, {@code logcopy.done}, last report), on
+ * cancel ({@code simulation.cancel}), on a {@code simulation.cancel} it did not write (the pairs stop on it), or on a
+ * stop request (SIGTERM: last upload and report, retried within the grace). S3 and SQS outages are retried with
+ * back-off and nothing is lost: a file or report that did not go out goes out later.
  */
 public final class Logcopy {
 
     private static final Logger LOG = Logger.getLogger(Logcopy.class);
+    private static final Logger OPERATOR = Logger.getLogger(LogcopyLogFile.OPERATOR);
     private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
     private static final Duration LONGEST_RETRY = Duration.ofSeconds(60);
+    /** After a stop request: the last uploads until then, the last report until {@link #STOP_REPORT}. */
+    static final Duration STOP_UPLOADS = Duration.ofSeconds(14);
+    static final Duration STOP_REPORT = Duration.ofSeconds(18);
+    private static final Duration STOP_RETRY = Duration.ofMillis(500);
+    private static final String DONE = LogsLayout.statusFile(StatusFiles.LOGCOPY_DONE);
+    private static final String CANCEL = LogsLayout.statusFile(StatusFiles.SIMULATION_CANCEL);
+    /** The logs volume's paths logcopy writes: S3 gets them from logcopy's memory, never from the volume. */
+    static final Set<String> OWN_FILES = own();
 
     public enum Ending {
         /** Every worker pair is done; {@code logcopy.done} is uploaded. */
         FINISHED,
         /** The cancel object was found; {@code simulation.cancel} is uploaded. */
         CANCELLED,
+        /** A {@code simulation.cancel} logcopy did not write made the pairs stop; no {@code logcopy.done}. */
+        UNREQUESTED_CANCEL,
         /** Asked to stop (SIGTERM) before either. */
         STOPPED
     }
 
     private final LogcopySettings settings;
+    private final GuardedOpen guard = new GuardedOpen();
+    private final VolumeFiles volume;
     private final LogsUpload uploads;
     private final CancelControl cancelControl;
     private final ProgressReport report;
@@ -51,125 +77,232 @@ public final class Logcopy {
     private final RequestMeter meter;
     private final Outage s3Outage;
     private final Outage sqsOutage;
+    private final Map<String, byte[]> own = new LinkedHashMap<>();
+    private final Set<String> volumeProblems = new HashSet<>();
+    private final Map<String, Checkpoint> checkpoints = new HashMap<>();
+    private LogcopyLogFile log;
+    private long logVersion = -1;
     private MergeResult lastResult;
     private String lastSummary = "";
+    private boolean wroteCancel;
 
     public Logcopy(LogcopySettings settings, S3Client s3, SqsClient sqs, RequestMeter meter, Clock clock) {
         this.settings = settings;
         this.meter = meter;
-        this.uploads = new LogsUpload(s3, settings.bucket(), settings.prefix(), settings.logsDir(), meter,
-                settings.multipartThreshold(), settings.partSize());
+        this.volume = new VolumeFiles(settings.logsDir(), guard);
+        this.uploads = new LogsUpload(volume, new SubmissionObjects(s3, settings.bucket(), settings.prefix(), meter,
+                settings.partSize()), settings.prefix(), meter, new UploadBudget(), OWN_FILES::contains,
+                settings.uploadInterval(), clock);
         this.cancelControl = new CancelControl(s3, settings.bucket(), settings.prefix(), meter);
-        this.report = new ProgressReport(sqs, settings.queueUrl(), settings.submission(), settings.run(), meter, clock);
-        this.results = new ResultsRefresh(settings.logsDir(), settings.workerPairs(), settings.expectedRoutes());
+        this.report = new ProgressReport(sqs, settings.queueUrl(), settings.submission(), settings.run(),
+                settings.heartbeat(), meter, clock);
+        this.results = new ResultsRefresh(settings.workerPairs(), settings.expectedRoutes());
         this.watch = new StatusWatch(settings.statusDir(), settings.workerPairs());
         this.s3Outage = new Outage("S3", clock);
         this.sqsOutage = new Outage("SQS", clock);
     }
 
-    /** Ends the loop soon (at the next wait), after one last upload attempt. Safe from any thread. */
+    /** Ends the loop soon (at the next wait), after a last upload and report. Safe from any thread. */
     public void requestStop() {
         watch.requestStop();
     }
 
     public Ending run() throws InterruptedException {
-        LOG.infof("logcopy: submission %s run %d, %d worker pairs, %s routes expected, every %s: s3://%s/%s, progress to %s",
-                settings.submissionId(), settings.run(), settings.workerPairs(),
-                settings.expectedRoutes().isPresent() ? settings.expectedRoutes().getAsInt() : "unknown",
-                settings.period(), settings.bucket(), settings.prefix(), settings.queueUrl());
+        log = LogcopyLogFile.attach(earlierLog());
         try {
-            Files.createDirectories(settings.statusDir());
-            int remote = uploads.seedFromRemote();
-            s3Outage.succeeded();
-            if (remote > 0) {
-                LOG.infof("logcopy: %d files already under s3://%s/%s (a resumed run) are not uploaded again", remote,
-                        settings.bucket(), settings.prefix());
+            OPERATOR.infof("logcopy: s3://%s/%s, progress to %s", settings.bucket(), settings.prefix(),
+                    settings.queueUrl());
+            LOG.infof("logcopy: submission %s run %d, %d worker pairs, %s routes expected, every %s",
+                    settings.submissionId(), settings.run(), settings.workerPairs(),
+                    settings.expectedRoutes().isPresent() ? settings.expectedRoutes().getAsInt() : "unknown",
+                    settings.period());
+            Integer remote = s3(uploads::seedFromRemote);
+            if (remote != null && remote > 0) {
+                LOG.infof("logcopy: %d files of an earlier run are in S3 already and are not uploaded again", remote);
             }
-        } catch (IOException | UncheckedIOException | SdkException e) {
-            s3Outage.failed(e);
+            return loop();
+        } finally {
+            log.close();
+            guard.close();
         }
+    }
+
+    private Ending loop() throws InterruptedException {
         while (true) {
             if (watch.stopRequested()) {
-                lastAttempt();
-                return Ending.STOPPED;
+                return end(Ending.STOPPED);
             }
             boolean workersDone = watch.allWorkersDone();
+            boolean cancelFile = watch.cancelPresent();
             MergeResult result = refreshResults();
-            boolean uploaded = s3(uploads::uploadChanged) != null;
+            boolean uploaded = upload(false, Deadline.afterStop(watch, STOP_UPLOADS));
             if (uploaded && Boolean.TRUE.equals(s3(cancelControl::requested))) {
-                return cancel(result);
+                LOG.info("logcopy: the cancel control object is there: the submission was cancelled; stopping every"
+                        + " container");
+                writeStatus(CANCEL);
+                wroteCancel = true;
+                return end(Ending.CANCELLED);
             }
-            boolean reported = uploaded && sqs(() -> report.send(result, results.resultsDigest())) != null;
+            if (cancelFile && !wroteCancel) {
+                LOG.warnf("logcopy: %s appeared, but logcopy did not write it and no cancel was requested: the worker"
+                        + " pairs stop on it, so this is the last upload; the run does not finish", CANCEL);
+                return end(Ending.UNREQUESTED_CANCEL);
+            }
+            boolean reported = uploaded && sqs(() -> report.sendIfDue(result, results.resultsDigest())) != null;
             if (workersDone && uploaded && reported) {
-                return finish(result);
+                LOG.infof("logcopy: every worker pair is done; last results: %d of %d routes, global results: %s",
+                        result.routesDone(), result.routesTotal(), result.globalResults() ? "yes" : "no");
+                return end(Ending.FINISHED);
             }
             boolean retrying = s3Outage.ongoing() || sqsOutage.ongoing();
-            watch.await(retrying ? backOff() : settings.period(), !workersDone);
+            watch.await(retrying ? backOff() : settings.period(),
+                    () -> !workersDone && watch.allWorkersDone() || !cancelFile && watch.cancelPresent());
         }
     }
 
-    private Ending cancel(MergeResult result) throws InterruptedException {
-        LOG.infof("logcopy: s3://%s/%s%s found: the submission was cancelled; stopping every container",
-                settings.bucket(), settings.prefix(), SubmissionLayout.CANCEL_CONTROL);
-        writeStatusFile(StatusFiles.SIMULATION_CANCEL);
-        untilDone(() -> s3(uploads::uploadChanged));
-        untilDone(() -> sqs(() -> report.send(result, results.resultsDigest(), false, Progress.Ending.CANCELLED,
-                List.of())));
-        LOG.infof("logcopy: cancelled; %s", meter);
-        return Ending.CANCELLED;
-    }
-
-    private Ending finish(MergeResult result) throws InterruptedException {
-        LOG.infof("logcopy: every worker pair is done; last results: %d of %d routes, global results: %s",
-                result.routesDone(), result.routesTotal(), result.globalResults() ? "yes" : "no");
-        // Only now: logcopy.done tells results-relay that everything before it is in S3.
-        writeStatusFile(StatusFiles.LOGCOPY_DONE);
-        untilDone(() -> s3(uploads::uploadChanged));
-        untilDone(() -> sqs(() -> report.send(result, results.resultsDigest(), false, Progress.Ending.FINISHED,
-                List.of())));
-        LOG.infof("logcopy: finished; %s", meter);
-        return Ending.FINISHED;
-    }
-
-    /** On a stop: one more refresh and upload, no retries (the pod is going away). */
-    private void lastAttempt() {
-        refreshResults();
-        try {
-            s3(uploads::uploadChanged);
-        } catch (RuntimeException e) {
-            LOG.warnf("logcopy: last upload before stopping failed: %s", e.getMessage());
+    /**
+     * The last upload and report. Every change is uploaded whatever the interval and the budget, retried with back-off
+     * until it succeeds, or, once a stop is requested, until {@link #STOP_UPLOADS} after it; then, when finished,
+     * {@code logcopy.done} (it tells the relay that everything before it is in S3); then the last report, naming what
+     * could not be uploaded.
+     */
+    private Ending end(Ending ending) throws InterruptedException {
+        MergeResult result = refreshResults();
+        boolean flushed = untilDone(() -> upload(true, Deadline.afterStop(watch, STOP_UPLOADS)) ? Boolean.TRUE : null,
+                STOP_UPLOADS);
+        if (flushed && ending == Ending.FINISHED) {
+            writeStatus(DONE);
+            flushed = untilDone(() -> upload(true, Deadline.afterStop(watch, STOP_UPLOADS)) ? Boolean.TRUE : null,
+                    STOP_UPLOADS);
         }
-        LOG.infof("logcopy: stopped before the end; %s", meter);
+        Ending ended = ending == Ending.FINISHED && !flushed ? Ending.STOPPED : ending;
+        List<String> notUploaded = notUploaded(flushed);
+        if (!notUploaded.isEmpty()) {
+            LOG.warnf("logcopy: not uploaded: %s", String.join(", ", notUploaded));
+        }
+        boolean reported = untilDone(() -> sqs(() -> report.sendLast(result, results.resultsDigest(),
+                Progress.Ending.valueOf(ended.name()), notUploaded)), STOP_REPORT);
+        LOG.infof("logcopy: %s%s; %s", switch (ended) {
+            case FINISHED -> "finished";
+            case CANCELLED -> "cancelled";
+            case UNREQUESTED_CANCEL -> "ended on a cancel nobody requested";
+            case STOPPED -> "stopped before the end";
+        }, reported ? "" : " (the last progress report could not be sent)", meter);
+        // The line above goes to S3 too when there is still time (best effort: the report is out already).
+        if (!Deadline.afterStop(watch, STOP_REPORT).passed()) {
+            upload(true, Deadline.afterStop(watch, STOP_REPORT));
+        }
+        refreshLog();
+        return ended;
     }
 
-    /** Retries with back-off until done; a stop request ends it (the pod is going away). */
-    private void untilDone(Callable<Object> attempt) throws InterruptedException {
+    /**
+     * What the last report names: files skipped or left behind, logcopy's own included; its log only when the last
+     * upload failed (it always has a line or two more, which the upload after the report carries).
+     */
+    private List<String> notUploaded(boolean flushed) {
+        refreshLog();
+        var files = new LinkedHashMap<>(own);
+        if (flushed) {
+            files.remove(LogsLayout.LOGCOPY_LOG);
+        }
+        return uploads.notUploaded(files);
+    }
+
+    /**
+     * Uploads logcopy's own files, then the volume's; false when S3 failed (the outage is noted) or the stop's
+     * deadline cut the pass short.
+     */
+    private boolean upload(boolean flush, Deadline deadline) {
+        refreshLog();
+        return Boolean.TRUE.equals(s3(() -> {
+            // The volume first: a failure leaves logcopy's files, which the last report names, pending.
+            boolean complete = uploads.uploadChanged(flush, deadline).complete();
+            refreshLog(); // with what the pass logged, so that the last pass leaves nothing behind
+            return complete & uploads.uploadOwn(own, deadline).complete();
+        }));
+    }
+
+    /**
+     * Retries until the attempt gives a value; once a stop is requested, only until {@code afterStop} after it.
+     * Returns whether it succeeded.
+     */
+    private boolean untilDone(Callable<Object> attempt, Duration afterStop) throws InterruptedException {
         while (true) {
             try {
                 if (attempt.call() != null) {
-                    return;
+                    return true;
                 }
+            } catch (InterruptedException e) {
+                throw e;
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-            if (watch.stopRequested()) {
-                return;
+            Deadline deadline = Deadline.afterStop(watch, afterStop);
+            if (deadline.passed()) {
+                return false;
             }
-            watch.await(backOff(), false);
+            if (watch.stopRequested()) {
+                Thread.sleep(deadline.cap(STOP_RETRY).toMillis()); // the stop is known: only the retry pace is left
+            } else {
+                watch.await(backOff(), () -> false);
+            }
         }
     }
 
+    /** Reads the agents' checkpoints, merges, and writes the files that changed into the volume. */
     private MergeResult refreshResults() {
         try {
-            MergeResult result = results.refresh();
-            lastResult = result;
-            logChange(result);
-            return result;
-        } catch (IOException | RuntimeException e) {
-            LOG.errorf("logcopy: cannot write the merged results in %s: %s", settings.logsDir(), e.getMessage());
-            return lastResult != null ? lastResult
-                    : CheckpointMerge.merge(List.of(), settings.expectedRoutes());
+            var agents = new ArrayList<AgentFile>();
+            for (int pair = 1; pair <= settings.workerPairs(); pair++) {
+                agents.add(readCheckpoint(LogsLayout.agentCheckpoint(pair)));
+            }
+            ResultsRefresh.Refreshed refreshed = results.refresh(agents);
+            for (String path : refreshed.changed()) {
+                byte[] content = refreshed.files().get(path).getBytes(StandardCharsets.UTF_8);
+                own.put(path, content);
+                writeToVolume(path, content, false);
+            }
+            lastResult = refreshed.result();
+            logChange(refreshed.result());
+            return refreshed.result();
+        } catch (RuntimeException e) {
+            LOG.errorf("logcopy: cannot merge the results: %s", e.getClass().getSimpleName());
+            OPERATOR.errorf(e, "logcopy: cannot merge the results");
+            return lastResult != null ? lastResult : CheckpointMerge.merge(List.of(), settings.expectedRoutes());
         }
+    }
+
+    /** An agent's checkpoint, read again only when its size, time or identity changed. */
+    private AgentFile readCheckpoint(String relative) {
+        AgentFile agent;
+        try {
+            Optional<BasicFileAttributes> attributes = volume.attributes(relative);
+            if (attributes.isEmpty()) {
+                checkpoints.remove(relative);
+                return AgentFile.missing();
+            }
+            BasicFileAttributes found = attributes.get();
+            List<Object> stamp = List.of(found.size(), found.lastModifiedTime(), String.valueOf(found.fileKey()));
+            Checkpoint last = checkpoints.get(relative);
+            if (last != null && last.stamp().equals(stamp)) {
+                return last.agent();
+            }
+            agent = AgentFile.of(new String(volume.read(relative, ResultsRefresh.CHECKPOINT_MAX_BYTES),
+                    StandardCharsets.UTF_8));
+            checkpoints.put(relative, new Checkpoint(stamp, agent));
+        } catch (NoSuchFileException e) {
+            checkpoints.remove(relative);
+            return AgentFile.missing();
+        } catch (IOException e) {
+            checkpoints.remove(relative);
+            return AgentFile.unusable(e.getMessage());
+        }
+        return agent;
+    }
+
+    /** An agent's checkpoint as read last, and the stamp of the file it was read from. */
+    private record Checkpoint(List<Object> stamp, AgentFile agent) {
     }
 
     /** One line when the results change, not one per period (the log is uploaded too). */
@@ -177,10 +310,11 @@ public final class Logcopy {
         String summary = result.routesDone() + " of " + result.routesTotal() + " routes, global results: "
                 + (result.globalResults() ? "yes, entry " + result.merged().entryStatus() : "no")
                 + (result.refused() ? "; refused: " + String.join("; ", result.problems()) : "")
-                + (result.skippedInputs().isEmpty() ? "" : "; no data from " + result.skippedInputs().size() + " agents");
+                + (result.skippedInputs().isEmpty() ? "" : "; no data from " + String.join("; ",
+                        result.skippedInputs()));
         if (!Objects.equals(summary, lastSummary)) {
             lastSummary = summary;
-            if (result.refused()) {
+            if (result.refused() || result.skippedInputs().stream().anyMatch(skipped -> !skipped.endsWith(": missing"))) {
                 LOG.warnf("logcopy: results: %s", summary);
             } else {
                 LOG.infof("logcopy: results: %s", summary);
@@ -189,12 +323,47 @@ public final class Logcopy {
         }
     }
 
-    private void writeStatusFile(String name) {
+    /** A status file logcopy writes: into the volume (the other containers react to it) and into S3 from memory. */
+    private void writeStatus(String relative) {
+        own.put(relative, new byte[0]);
+        writeToVolume(relative, new byte[0], true);
+    }
+
+    /** Logs a problem with the volume once per kind: the S3 copy goes from memory whatever happens here. */
+    private void writeToVolume(String relative, byte[] content, boolean openToAll) {
         try {
-            Files.createDirectories(settings.statusDir());
-            Files.write(watch.file(name), new byte[0]);
+            Optional<String> repaired = volume.replace(relative, content, openToAll);
+            repaired.ifPresent(what -> {
+                if (volumeProblems.size() < 100 && volumeProblems.add(what)) {
+                    LOG.warnf("logcopy: %s", what);
+                }
+            });
+        } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+            // Once per file and kind of failure: a message can hold a random temporary name.
+            if (volumeProblems.add(relative + " " + e.getClass().getName())) {
+                LOG.warnf("logcopy: cannot write %s in the logs volume (%s); it is uploaded from memory all the same",
+                        relative, RouteRecordCheck.printable(e.getMessage()));
+            }
+        }
+    }
+
+    /** logcopy's log as it is now, into the own files and the volume when it changed. */
+    private void refreshLog() {
+        if (log == null || log.version() == logVersion) {
+            return;
+        }
+        logVersion = log.version();
+        byte[] content = log.bytes();
+        own.put(LogsLayout.LOGCOPY_LOG, content);
+        writeToVolume(LogsLayout.LOGCOPY_LOG, content, false);
+    }
+
+    /** What an earlier logcopy of this submission logged (a restart, or init's download on a resume). */
+    private String earlierLog() {
+        try {
+            return new String(volume.read(LogsLayout.LOGCOPY_LOG, LogcopyLogFile.MAX_CHARS), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalStateException("cannot write " + watch.file(name), e);
+            return "";
         }
     }
 
@@ -230,5 +399,13 @@ public final class Logcopy {
     @FunctionalInterface
     private interface Attempt<T> {
         T run() throws IOException;
+    }
+
+    private static Set<String> own() {
+        var files = new HashSet<>(ResultsRefresh.FILES);
+        files.add(LogsLayout.LOGCOPY_LOG);
+        files.add(DONE);
+        files.add(CANCEL);
+        return Set.copyOf(files);
     }
 }

@@ -1,15 +1,7 @@
 package org.carla.leaderboard.podruntime.logcopy;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.logging.ErrorManager;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -19,67 +11,73 @@ import java.util.logging.SimpleFormatter;
 import org.jboss.logmanager.ExtLogRecord;
 
 /**
- * Logcopy's own output in {@code logcopy/logcopy.log} of the logs volume as well as on the console, so it is uploaded
- * with the rest: a handler on the root logger, appending (a restarted logcopy continues the file).
+ * logcopy's own log, {@code logcopy/logcopy.log}, as its text in memory: the lines of pod-runtime's loggers at INFO and
+ * above (a handler on the root logger), after what an earlier logcopy of the submission wrote. logcopy writes and
+ * uploads it from this text, never from the volume, where a participant's code could replace it. A failed
+ * submission's stderr shows its tail to the participant, so it holds no bucket, queue URL, account id or exception
+ * text: those go only to the console, through {@link #OPERATOR} (and exceptions are named by their class here).
  */
-public final class LogcopyLogFile extends Handler implements AutoCloseable {
+final class LogcopyLogFile extends Handler implements AutoCloseable {
 
-    private final Writer out;
+    /** Log here what only operators may read (the console: Kubernetes' container log). */
+    static final String OPERATOR = "org.carla.leaderboard.podruntime.logcopy.operator";
+    /** The log kept; beyond it the oldest half is dropped (a line per change: a run writes a few KiB). */
+    static final int MAX_CHARS = 1024 * 1024;
+    private static final String OURS = "org.carla.leaderboard.podruntime.";
 
-    private LogcopyLogFile(Writer out) {
-        this.out = out;
+    private final StringBuilder text;
+    private long version;
+
+    private LogcopyLogFile(String earlier) {
+        this.text = new StringBuilder(earlier.length() > MAX_CHARS ? earlier.substring(earlier.length() - MAX_CHARS / 2)
+                : earlier);
         setLevel(Level.INFO);
     }
 
-    /** Adds the handler to the root logger; close it to remove it. */
-    public static LogcopyLogFile attach(Path file) throws IOException {
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        var handler = new LogcopyLogFile(Files.newBufferedWriter(file, StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE));
+    /** Adds the handler to the root logger, after {@code earlier} (the log a restarted logcopy continues). */
+    static LogcopyLogFile attach(String earlier) {
+        var handler = new LogcopyLogFile(earlier);
         Logger.getLogger("").addHandler(handler);
         return handler;
     }
 
     @Override
     public synchronized void publish(LogRecord record) {
-        if (!isLoggable(record)) {
+        String logger = record.getLoggerName();
+        if (!isLoggable(record) || logger == null || !logger.startsWith(OURS) || logger.startsWith(OPERATOR)) {
             return;
         }
         String message = record instanceof ExtLogRecord ext ? ext.getFormattedMessage()
                 : new SimpleFormatter().formatMessage(record);
-        var line = new StringBuilder(128)
-                .append(Instant.ofEpochMilli(record.getMillis())).append(' ')
-                .append(record.getLevel().getName()).append(' ')
-                .append(message).append('\n');
+        text.append(Instant.ofEpochMilli(record.getMillis())).append(' ').append(record.getLevel().getName())
+                .append(' ').append(message);
         if (record.getThrown() != null) {
-            var trace = new StringWriter();
-            record.getThrown().printStackTrace(new PrintWriter(trace));
-            line.append(trace);
+            text.append(" (").append(record.getThrown().getClass().getSimpleName()).append(')');
         }
-        try {
-            out.write(line.toString());
-            out.flush(); // the next upload pass must see it
-        } catch (IOException e) {
-            reportError("cannot write logcopy.log", e, ErrorManager.WRITE_FAILURE);
+        text.append('\n');
+        if (text.length() > MAX_CHARS) {
+            text.delete(0, text.length() - MAX_CHARS / 2);
         }
+        version++;
+    }
+
+    /** The log's bytes now. */
+    synchronized byte[] bytes() {
+        return text.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Changes with every line added. */
+    synchronized long version() {
+        return version;
     }
 
     @Override
     public void flush() {
-        try {
-            out.flush();
-        } catch (IOException e) {
-            reportError("cannot flush logcopy.log", e, ErrorManager.FLUSH_FAILURE);
-        }
+        // in memory: logcopy writes and uploads it every pass
     }
 
     @Override
-    public synchronized void close() {
+    public void close() {
         Logger.getLogger("").removeHandler(this);
-        try {
-            out.close();
-        } catch (IOException e) {
-            reportError("cannot close logcopy.log", e, ErrorManager.CLOSE_FAILURE);
-        }
     }
 }

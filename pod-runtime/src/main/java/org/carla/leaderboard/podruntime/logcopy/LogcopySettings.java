@@ -19,13 +19,20 @@ import org.carla.leaderboard.domain.status.StatusFiles;
  * The logcopy role's settings, from the environment the Job gives it ({@link PodEnvironment}): where the logs volume
  * is, the bucket to mirror it to, the queue to report progress to, the worker pairs and expected routes, the period and
  * the heartbeat, and which submission and run this pod is. Nothing a participant chose is among them.
+ *
+ * @param uploadInterval the shortest time between two uploads of one changed file of the volume (logcopy's own files
+ *                       go every period): {@code LOGS_UPLOAD_INTERVAL}, else {@link #DEFAULT_UPLOAD_INTERVAL} or the
+ *                       period when longer
+ * @param partSize       the size of a multipart upload's parts and the largest single put (at least 5 MiB)
  */
 public record LogcopySettings(Path logsDir, Path statusDir, String bucket, SubmissionRef submission, int run,
         int workerPairs, OptionalInt expectedRoutes, Duration period, Duration heartbeat, String queueUrl,
-        long multipartThreshold, int partSize) {
+        Duration uploadInterval, int partSize) {
 
     public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(10);
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofMinutes(5);
+    /** With a pass's own time, a log's newest lines reach S3 within a minute. */
+    public static final Duration DEFAULT_UPLOAD_INTERVAL = Duration.ofSeconds(30);
     /** S3 parts other than the last must be 5 MiB at least. */
     static final int MIN_PART_SIZE = 5 * 1024 * 1024;
 
@@ -42,16 +49,25 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
         if (heartbeat.compareTo(period) < 0) {
             throw new IllegalArgumentException("HEARTBEAT_PERIOD must be at least LOGS_PERIOD, was " + heartbeat);
         }
-        if (partSize < MIN_PART_SIZE || multipartThreshold < partSize) {
-            throw new IllegalArgumentException("multipart: parts of at least 5 MiB and a threshold of at least one part");
+        if (uploadInterval.isNegative()) {
+            throw new IllegalArgumentException("the upload interval must not be negative, was " + uploadInterval);
+        }
+        if (partSize < MIN_PART_SIZE) {
+            throw new IllegalArgumentException("LOGS_PART_SIZE must be at least 5 MiB (S3's part minimum), was "
+                    + partSize);
+        }
+        if (!statusDir.toAbsolutePath().normalize()
+                .equals(logsDir.toAbsolutePath().normalize().resolve(StatusFiles.DIRECTORY))) {
+            // logcopy writes and uploads its status files as containers-status/... of the logs volume.
+            throw new IllegalArgumentException("STATUS_DIR must be $LOGS_DIR/" + StatusFiles.DIRECTORY + ", was "
+                    + statusDir);
         }
     }
 
     /** @throws IllegalArgumentException naming the variable at fault */
     public static LogcopySettings fromEnv(Map<String, String> env) {
-        Path logs = Path.of(PodEnvironment.value(env, PodEnvironment.LOGS_DIR).orElse("/tmp/logs"));
-        Path status = PodEnvironment.value(env, PodEnvironment.STATUS_DIR).map(Path::of)
-                .orElse(logs.resolve(StatusFiles.DIRECTORY));
+        Path logs = PodEnvironment.logsDir(env);
+        Path status = PodEnvironment.statusDir(env);
         String submissionId = required(env, PodEnvironment.SUBMISSION_ID);
         long submissionPk;
         try {
@@ -77,7 +93,8 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
                 PodEnvironment.duration(env, PodEnvironment.HEARTBEAT_PERIOD).orElse(
                         DEFAULT_HEARTBEAT.compareTo(period) < 0 ? period : DEFAULT_HEARTBEAT),
                 required(env, PodEnvironment.PROGRESS_QUEUE_URL),
-                positiveLong(env, PodEnvironment.LOGS_MULTIPART_THRESHOLD).orElse(16L * 1024 * 1024),
+                PodEnvironment.duration(env, PodEnvironment.LOGS_UPLOAD_INTERVAL)
+                        .orElse(DEFAULT_UPLOAD_INTERVAL.compareTo(period) < 0 ? period : DEFAULT_UPLOAD_INTERVAL),
                 positive(env, PodEnvironment.LOGS_PART_SIZE).orElse(8 * 1024 * 1024));
     }
 

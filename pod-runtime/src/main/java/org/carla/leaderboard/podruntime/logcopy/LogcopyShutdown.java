@@ -10,7 +10,8 @@ import io.quarkus.runtime.ShutdownEvent;
 
 /**
  * SIGTERM (Kubernetes stopping the pod) while logcopy runs: asks the loop to stop and holds Quarkus's shutdown until
- * the loop's last upload attempt is over, so the S3 and SQS clients are not closed under it.
+ * the loop's last upload and report are over (retried until {@link Logcopy#STOP_UPLOADS} and
+ * {@link Logcopy#STOP_REPORT} after the request, within this grace), so the S3 and SQS clients are not closed under it.
  */
 @ApplicationScoped
 public class LogcopyShutdown {

@@ -7,21 +7,29 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What logcopy costs: its S3 and SQS requests by kind, and the bytes it uploaded. Logged at every change worth a
+ * What logcopy costs: its S3 and SQS requests by kind, and the bytes it uploaded (its own files apart). Logged at every change worth a
  * line and when logcopy ends.
  */
 public final class RequestMeter {
 
     private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
     private final AtomicLong bytes = new AtomicLong();
+    private final AtomicLong ownBytes = new AtomicLong();
 
     /** One request of {@code kind} ({@code s3.put}, {@code s3.upload-part}, {@code sqs.send}...), successful or not. */
     public void request(String kind) {
         requests.computeIfAbsent(kind, k -> new LongAdder()).increment();
     }
 
+    /** Bytes of the containers' files sent to S3. */
     public void uploaded(long byteCount) {
         bytes.addAndGet(byteCount);
+    }
+
+    /** Bytes of logcopy's own files sent to S3 (merged results, EvalAI's files, its log, its status files). */
+    public void uploadedOwn(long byteCount) {
+        bytes.addAndGet(byteCount);
+        ownBytes.addAndGet(byteCount);
     }
 
     public long requests(String kind) {
@@ -35,8 +43,14 @@ public final class RequestMeter {
                 .mapToLong(e -> e.getValue().sum()).sum();
     }
 
+    /** Every byte sent to S3. */
     public long bytesUploaded() {
         return bytes.get();
+    }
+
+    /** The bytes of logcopy's own files among them. */
+    public long ownBytesUploaded() {
+        return ownBytes.get();
     }
 
     public Map<String, Long> snapshot() {
@@ -47,6 +61,6 @@ public final class RequestMeter {
 
     @Override
     public String toString() {
-        return snapshot() + ", " + bytesUploaded() + " bytes uploaded";
+        return snapshot() + ", " + bytesUploaded() + " bytes uploaded (" + ownBytesUploaded() + " of logcopy's own files)";
     }
 }

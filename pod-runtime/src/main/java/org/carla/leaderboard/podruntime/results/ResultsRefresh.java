@@ -1,16 +1,19 @@
 package org.carla.leaderboard.podruntime.results;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
 
+import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.CheckpointMerge;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
@@ -18,102 +21,131 @@ import org.carla.leaderboard.domain.results.MergeResult;
 import org.carla.leaderboard.domain.results.ResultsJson;
 
 /**
- * One refresh of a submission's results in the logs volume: the N agents' checkpoints
- * ({@code agent/agent<i>/agent_results.json}) merged into {@code agent_results.json}, and EvalAI's three files in
- * {@code evalai/}. A file whose text did not change is not rewritten, so an unchanged result costs no upload. An
- * agent's file caught half-written counts with its last complete content; a missing one counts as no data.
+ * One refresh of a submission's results from the text of its N agents' checkpoints
+ * ({@code agent/agent<i>/agent_results.json}): the merged checkpoint ({@code agent_results.json}) and EvalAI's three
+ * files ({@code evalai/...}), as texts by their path in the logs volume. No file access here: logcopy reads the
+ * checkpoints with a size bound and without following links, and writes and uploads these texts itself, from memory.
+ * An agent's file caught half-written counts with its last complete content; a missing one counts as no data, and so
+ * does one that is not usable at all (not a regular file, too large): the reason is named in the result.
  */
 public final class ResultsRefresh {
 
-    public static final String CHECKPOINT = "agent_results.json";
+    /** The largest agent checkpoint read: a real one of hundreds of routes is under 1 MiB. */
+    public static final long CHECKPOINT_MAX_BYTES = 8L * 1024 * 1024;
+    /** The files a refresh writes, by path in the logs volume. */
+    public static final Set<String> FILES = Set.of(LogsLayout.mergedCheckpoint(),
+            LogsLayout.evalAiFile(EvalAiFiles.RESULTS), LogsLayout.evalAiFile(EvalAiFiles.STDOUT),
+            LogsLayout.evalAiFile(EvalAiFiles.METADATA));
 
-    private final Path logsDir;
     private final int workerPairs;
     private final OptionalInt expectedRoutes;
-    private final Map<Path, CheckpointFile> lastGood = new HashMap<>();
-    private String resultsDigest = digest(ResultsJson.write(EvalAiFiles.results(java.util.Optional.empty())));
+    private final String[] lastText;
+    private final CheckpointFile[] lastParsed;
+    private final CheckpointFile[] lastGood;
+    private final String[] lastProblem;
+    private Map<String, String> files = Map.of();
+    private String resultsDigest = digest(ResultsJson.write(EvalAiFiles.results(Optional.empty())));
 
-    public ResultsRefresh(Path logsDir, int workerPairs, OptionalInt expectedRoutes) {
-        this.logsDir = logsDir;
+    /** One agent's checkpoint as logcopy found it: its text, or why there is none. */
+    public record AgentFile(String text, String problem) {
+
+        public static AgentFile of(String text) {
+            return new AgentFile(text, null);
+        }
+
+        public static AgentFile missing() {
+            return new AgentFile(null, "missing");
+        }
+
+        /** Not usable whatever it holds (a link, a pipe, too large): no data, and its last content is forgotten. */
+        public static AgentFile unusable(String why) {
+            return new AgentFile(null, why);
+        }
+    }
+
+    /** The merge, the files' texts by path, which of them changed since the last refresh, the results' digest. */
+    public record Refreshed(MergeResult result, Map<String, String> files, Set<String> changed, String resultsDigest) {
+    }
+
+    public ResultsRefresh(int workerPairs, OptionalInt expectedRoutes) {
         this.workerPairs = workerPairs;
         this.expectedRoutes = expectedRoutes;
+        this.lastText = new String[workerPairs];
+        this.lastParsed = new CheckpointFile[workerPairs];
+        this.lastGood = new CheckpointFile[workerPairs];
+        this.lastProblem = new String[workerPairs];
     }
 
-    /** The agents' checkpoints, pair 1 first. */
-    public static List<Path> agentCheckpoints(Path logsDir, int workerPairs) {
-        var files = new ArrayList<Path>(workerPairs);
-        for (int pair = 1; pair <= workerPairs; pair++) {
-            files.add(logsDir.resolve("agent").resolve("agent" + pair).resolve(CHECKPOINT));
+    /** Merges the agents' checkpoints, pair 1 first ({@code agents.size()} = the worker pairs). */
+    public Refreshed refresh(List<AgentFile> agents) {
+        if (agents.size() != workerPairs) {
+            throw new IllegalArgumentException(workerPairs + " agents' checkpoints expected, got " + agents.size());
         }
-        return files;
-    }
-
-    public Path mergedCheckpoint() {
-        return logsDir.resolve(CHECKPOINT);
-    }
-
-    public Path evalAiDir() {
-        return logsDir.resolve(EvalAiFiles.DIRECTORY);
-    }
-
-    public MergeResult refresh() throws IOException {
         var inputs = new ArrayList<CheckpointFile>();
         var skipped = new ArrayList<String>();
-        for (Path file : agentCheckpoints(logsDir, workerPairs)) {
-            try {
-                CheckpointFile read = ResultsJson.read(file);
-                lastGood.put(file, read);
-                inputs.add(read);
-            } catch (NoSuchFileException e) {
-                lastGood.remove(file);
-                skipped.add(file + ": missing");
-            } catch (IOException | IllegalArgumentException e) {
-                // The evaluator rewrites its file in place (truncate, then write): a read can catch it half-written.
-                CheckpointFile previous = lastGood.get(file);
-                if (previous != null) {
-                    inputs.add(previous);
-                } else {
-                    skipped.add(file + ": " + e.getMessage());
+        for (int i = 0; i < workerPairs; i++) {
+            String name = LogsLayout.agentCheckpoint(i + 1);
+            AgentFile agent = agents.get(i);
+            if (agent.text() == null) {
+                lastText[i] = null;
+                lastGood[i] = null;
+                skipped.add(agent.problem().startsWith(name) ? agent.problem() : name + ": " + agent.problem());
+                continue;
+            }
+            if (!agent.text().equals(lastText[i])) {
+                lastText[i] = agent.text();
+                try {
+                    lastParsed[i] = ResultsJson.parse(agent.text());
+                    lastProblem[i] = null;
+                    lastGood[i] = lastParsed[i];
+                } catch (IllegalArgumentException e) {
+                    lastParsed[i] = null;
+                    lastProblem[i] = e.getMessage();
                 }
+            }
+            if (lastParsed[i] != null) {
+                inputs.add(lastParsed[i]);
+            } else if (lastGood[i] != null) {
+                // The evaluator rewrites its file in place (truncate, then write): a read can catch it half-written.
+                inputs.add(lastGood[i]);
+            } else {
+                skipped.add(name + ": " + lastProblem[i]);
             }
         }
         MergeResult merge = CheckpointMerge.merge(inputs, expectedRoutes);
         var result = new MergeResult(merge.merged(), merge.routesDone(), merge.routesTotal(), merge.globalResults(),
                 merge.problems(), skipped, merge.invalidReason());
         String merged = ResultsJson.write(result.merged());
-        writeIfChanged(mergedCheckpoint(), merged);
+        var texts = new LinkedHashMap<String, String>();
+        texts.put(LogsLayout.mergedCheckpoint(), merged);
         for (Map.Entry<String, String> file : EvalAiFiles.texts(merged).entrySet()) {
-            writeIfChanged(evalAiDir().resolve(file.getKey()), file.getValue());
-            if (file.getKey().equals(EvalAiFiles.RESULTS)) {
-                resultsDigest = digest(file.getValue());
-            }
+            texts.put(LogsLayout.evalAiFile(file.getKey()), file.getValue());
         }
-        return result;
+        var changed = new TreeSet<String>();
+        texts.forEach((path, text) -> {
+            if (!text.equals(files.get(path))) {
+                changed.add(path);
+            }
+        });
+        if (changed.contains(LogsLayout.evalAiFile(EvalAiFiles.RESULTS))) {
+            resultsDigest = digest(texts.get(LogsLayout.evalAiFile(EvalAiFiles.RESULTS)));
+        }
+        files = Map.copyOf(texts);
+        return new Refreshed(result, texts, changed, resultsDigest);
     }
 
-    /** SHA-256 (hex) of the last {@code results.json} written: what a progress report names as its news. */
+    /** SHA-256 (hex) of the last {@code results.json}: what a progress report names as its news. */
     public String resultsDigest() {
         return resultsDigest;
     }
 
-    private static String digest(String text) {
+    /** SHA-256 (hex) of a text's UTF-8 bytes. */
+    public static String digest(String text) {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                     .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JVM", e);
         }
-    }
-
-    /** Replaces the file (whole, in one step) only when its text differs. */
-    static void writeIfChanged(Path file, String text) throws IOException {
-        try {
-            if (Files.readString(file, StandardCharsets.UTF_8).equals(text)) {
-                return;
-            }
-        } catch (NoSuchFileException e) {
-            // first write
-        }
-        ResultsJson.writeText(file, text);
     }
 }

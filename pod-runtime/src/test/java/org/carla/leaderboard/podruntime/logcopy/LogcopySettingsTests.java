@@ -39,19 +39,25 @@ class LogcopySettingsTests {
         assertThat(settings.submission().teamId()).isEqualTo(42);
         assertThat(settings.run()).isEqualTo(2);
         assertThat(settings.heartbeat()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(settings.uploadInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.partSize()).isEqualTo(8 * 1024 * 1024);
     }
 
     @Test
     void theLocalRunnerMovesTheFoldersAndThePeriod() {
         var env = env();
         env.put("LOGS_DIR", "/work/run/logs");
-        env.put("STATUS_DIR", "/work/run/status");
+        env.put("STATUS_DIR", "/work/run/logs/containers-status");
         env.put("LOGS_PERIOD", "0.5");
         assertThat(LogcopySettings.fromEnv(env).logsDir()).isEqualTo(Path.of("/work/run/logs"));
-        assertThat(LogcopySettings.fromEnv(env).statusDir()).isEqualTo(Path.of("/work/run/status"));
+        assertThat(LogcopySettings.fromEnv(env).statusDir()).isEqualTo(Path.of("/work/run/logs/containers-status"));
+        assertThat(LogcopySettings.fromEnv(env).uploadInterval()).isEqualTo(Duration.ofSeconds(30));
         assertThat(LogcopySettings.fromEnv(env).period()).isEqualTo(Duration.ofMillis(500));
         env.put("LOGS_PERIOD", "PT1M");
         assertThat(LogcopySettings.fromEnv(env).period()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(LogcopySettings.fromEnv(env).uploadInterval()).isEqualTo(Duration.ofMinutes(1));
+        env.put("LOGS_UPLOAD_INTERVAL", "2.5");
+        assertThat(LogcopySettings.fromEnv(env).uploadInterval()).isEqualTo(Duration.ofMillis(2500));
     }
 
     @Test
@@ -76,5 +82,9 @@ class LogcopySettingsTests {
         env.put("LEADERBOARD", "leaderboard-20");
         env.put("RUN", "0");
         assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessageStartingWith("RUN must be");
+        env.put("RUN", "1");
+        env.put("STATUS_DIR", "/elsewhere");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env))
+                .hasMessage("STATUS_DIR must be $LOGS_DIR/containers-status, was /elsewhere");
     }
 }

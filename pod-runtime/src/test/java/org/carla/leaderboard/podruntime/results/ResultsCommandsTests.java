@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
@@ -15,6 +16,7 @@ import org.carla.leaderboard.domain.results.ResultsJson;
 import org.carla.leaderboard.domain.results.RouteRecord;
 import org.carla.leaderboard.podruntime.cli.EvalAiFilesCommand;
 import org.carla.leaderboard.podruntime.cli.MergeResultsCommand;
+import org.carla.leaderboard.podruntime.results.ResultsRefresh.AgentFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -110,41 +112,51 @@ class ResultsCommandsTests {
     }
 
     @Test
-    void refreshRewritesOnlyWhatChanged(@TempDir Path logs) throws Exception {
-        Path agent = logs.resolve("agent/agent1/agent_results.json");
-        Files.createDirectories(agent.getParent());
-        ResultsJson.write(agent, agent(2, 0));
-        var refresh = new ResultsRefresh(logs, 1, java.util.OptionalInt.of(2));
+    void refreshNamesOnlyWhatChanged() {
+        var refresh = new ResultsRefresh(1, OptionalInt.of(2));
 
-        refresh.refresh();
-        var stamp = Files.getLastModifiedTime(refresh.evalAiDir().resolve(EvalAiFiles.STDOUT));
-        var inode = Files.getAttribute(refresh.mergedCheckpoint(), "unix:ino");
-        refresh.refresh();
+        ResultsRefresh.Refreshed first = refresh.refresh(List.of(AgentFile.of(ResultsJson.write(agent(2, 0)))));
+        ResultsRefresh.Refreshed same = refresh.refresh(List.of(AgentFile.of(ResultsJson.write(agent(2, 0)))));
+        ResultsRefresh.Refreshed done = refresh.refresh(List.of(AgentFile.of(ResultsJson.write(agent(2, 0, 1)))));
 
-        assertThat(Files.getLastModifiedTime(refresh.evalAiDir().resolve(EvalAiFiles.STDOUT))).isEqualTo(stamp);
-        assertThat(Files.getAttribute(refresh.mergedCheckpoint(), "unix:ino")).isEqualTo(inode);
-        ResultsJson.write(agent, agent(2, 0, 1));
-        assertThat(refresh.refresh().globalResults()).isTrue();
-        assertThat(Files.getAttribute(refresh.mergedCheckpoint(), "unix:ino")).isNotEqualTo(inode);
+        assertThat(first.changed()).isEqualTo(ResultsRefresh.FILES);
+        assertThat(first.files().keySet()).containsExactly("agent_results.json", "evalai/results.json",
+                "evalai/stdout.txt", "evalai/metadata.json");
+        assertThat(same.changed()).isEmpty();
+        assertThat(same.resultsDigest()).isEqualTo(first.resultsDigest());
+        assertThat(done.result().globalResults()).isTrue();
+        assertThat(done.changed()).isEqualTo(ResultsRefresh.FILES);
+        assertThat(done.resultsDigest()).isEqualTo(ResultsRefresh.digest(done.files().get("evalai/results.json")))
+                .isNotEqualTo(first.resultsDigest());
     }
 
     @Test
-    void anAgentFileCaughtHalfWrittenKeepsItsLastCompleteContent(@TempDir Path logs) throws Exception {
-        Path agent = logs.resolve("agent/agent1/agent_results.json");
-        Files.createDirectories(agent.getParent());
-        ResultsJson.write(agent, agent(3, 0, 1));
-        var refresh = new ResultsRefresh(logs, 2, java.util.OptionalInt.of(6));
-        assertThat(refresh.refresh().routesDone()).isEqualTo(2);
+    void anAgentFileCaughtHalfWrittenKeepsItsLastCompleteContent() {
+        var refresh = new ResultsRefresh(2, OptionalInt.of(6));
+        assertThat(refresh.refresh(List.of(AgentFile.of(ResultsJson.write(agent(3, 0, 1))), AgentFile.missing()))
+                .result().routesDone()).isEqualTo(2);
 
         String text = ResultsJson.write(agent(3, 0, 1, 2));
-        Files.writeString(agent, text.substring(0, text.length() / 2));
-        var halfWritten = refresh.refresh();
+        var halfWritten = refresh.refresh(List.of(AgentFile.of(text.substring(0, text.length() / 2)),
+                AgentFile.missing())).result();
         assertThat(halfWritten.routesDone()).isEqualTo(2);
         assertThat(halfWritten.skippedInputs()).singleElement().asString().contains("agent2").contains("missing");
 
-        Files.writeString(agent, text);
-        assertThat(refresh.refresh().routesDone()).isEqualTo(3);
-        Files.delete(agent);
-        assertThat(refresh.refresh().routesDone()).isZero();
+        assertThat(refresh.refresh(List.of(AgentFile.of(text), AgentFile.missing())).result().routesDone())
+                .isEqualTo(3);
+        assertThat(refresh.refresh(List.of(AgentFile.missing(), AgentFile.missing())).result().routesDone())
+                .isZero();
+    }
+
+    @Test
+    void anUnusableAgentFileIsNoDataAndSaysWhy() {
+        var refresh = new ResultsRefresh(1, OptionalInt.of(3));
+        refresh.refresh(List.of(AgentFile.of(ResultsJson.write(agent(3, 0, 1)))));
+
+        var result = refresh.refresh(List.of(AgentFile.unusable("agent/agent1/agent_results.json is a symbolic link")))
+                .result();
+
+        assertThat(result.routesDone()).isZero();
+        assertThat(result.skippedInputs()).containsExactly("agent/agent1/agent_results.json is a symbolic link");
     }
 }
