@@ -1,21 +1,33 @@
 package org.carla.leaderboard.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
+import org.carla.leaderboard.domain.event.EventCodec;
+import org.carla.leaderboard.domain.event.JobFinished;
+import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.pod.JobLabels;
+import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.localstack.run.LocalRun;
 import org.carla.leaderboard.localstack.run.LocalRunConfig;
@@ -23,8 +35,11 @@ import org.carla.leaderboard.localstack.run.LocalSystem;
 import org.carla.leaderboard.localstack.run.ProgressBoard;
 import org.carla.leaderboard.localstack.run.RunLog;
 import org.carla.leaderboard.localstack.run.Scenario;
+import org.carla.leaderboard.localstack.run.SubmissionPods;
 import org.carla.leaderboard.localstack.run.SubmissionRun;
+import org.carla.leaderboard.messaging.QueuePublisher;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -34,6 +49,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -41,34 +58,46 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * The whole system on one machine, as {@code ./run-local.sh --scenario mixed} runs it, with every scenario at once on
- * one stack and one set of services: happy, CARLA crashing mid-run, cancelled on EvalAI, failed then resumed, and a
- * submission whose EvalAI message arrives twice; job-launcher and results-relay are restarted while they run. The
- * tests then check what a participant sees on EvalAI and what an operator finds in DynamoDB, S3, the Kubernetes API
- * and the process table.
+ * The whole system on one machine, as {@code ./run-local.sh --scenario all} runs it, with every scenario at once on one
+ * stack and one set of services: happy, CARLA crashing mid-run, cancelled on EvalAI, failed then resumed (and its
+ * first run's end reported again during the second), a team name EvalAI allows and little else does (its EvalAI
+ * message arriving twice), an agent SIGKILLed mid-run, three hostile participants forging files, and — made once the
+ * others' pods run, with no GPU node left — one that waits for a node longer than its deadline and one cancelled while
+ * it waits. job-launcher and results-relay are restarted while they run; a finished submission's launch request is
+ * delivered again after its run ended. The tests then check what a participant sees on EvalAI and what an operator
+ * finds in DynamoDB, S3, the Kubernetes API, the services' metrics, the files and the process table.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalRunIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
+    private static final Duration RUN_TIMEOUT = Duration.ofMinutes(15);
     private static final Set<String> CONTAINER_LOG_FOLDERS = Set.of("agent/agent1/", "simulator/", "logcopy/");
+    private static final String NAMESPACE = "submissions";
 
     private static LocalSystem system;
     private static LocalRun run;
-    private static SubmissionRun happy;
-    private static SubmissionRun crash;
-    private static SubmissionRun cancel;
-    private static SubmissionRun resume;
-    private static SubmissionRun duplicate;
+    private static final Map<Scenario, SubmissionRun> BY_SCENARIO = new HashMap<>();
     private static boolean ended;
     private static boolean noJobs;
     /** Job uids seen in the API per submission id label. */
     private static final Map<String, Set<String>> JOB_UIDS = new ConcurrentHashMap<>();
+    /** Every Job seen, as first seen, by name. */
+    private static final Map<String, Job> JOBS = new ConcurrentHashMap<>();
+    /** Every submission pod seen, by name: as first seen, whether the scheduler ever found it no node, when placed. */
+    private static final Map<String, PodSeen> PODS = new ConcurrentHashMap<>();
     private static final Map<String, Long> PIDS_BEFORE = new ConcurrentHashMap<>();
     private static volatile CompletableFuture<Void> restarts;
     private static volatile Instant restartedAt;
     private static volatile Instant restartsDoneAt;
+    private static volatile Instant earlierRunReportedAgainAt;
+    private static volatile Instant launchRequestedAgainAt;
+    private static volatile Map<String, String> objectsBeforeTheLateLaunchRequest;
+    private static volatile double jobsCreatedBeforeTheLateLaunchRequest;
+    private static volatile double refusedBeforeTheLateLaunchRequest;
+
+    record PodSeen(String submissionId, String job, Instant created, boolean unschedulable, Optional<Instant> placedAt) {
+    }
 
     @BeforeAll
     static void runEveryScenarioAtOnce() throws Exception {
@@ -81,14 +110,12 @@ class LocalRunIT {
             PIDS_BEFORE.put(service, system.service(service).pid());
         }
         run = new LocalRun(system);
-        var runs = run.submit(List.of(Scenario.HAPPY, Scenario.CRASH, Scenario.CANCEL, Scenario.RESUME,
-                Scenario.HAPPY));
-        happy = runs.get(0);
-        crash = runs.get(1);
-        cancel = runs.get(2);
-        resume = runs.get(3);
-        duplicate = runs.get(4);
-        sendTheAnnouncementAgain(duplicate);
+        var plan = List.of(Scenario.values());
+        var runs = run.submit(plan);
+        for (int i = 0; i < plan.size(); i++) {
+            BY_SCENARIO.put(plan.get(i), runs.get(i));
+        }
+        sendTheAnnouncementAgain(submission(Scenario.TEAM_NAME));
 
         var board = new ProgressBoard(System.out, false);
         ended = run.await(RUN_TIMEOUT, board, LocalRunIT::duringTheRun);
@@ -97,8 +124,12 @@ class LocalRunIT {
             restarts.join();
         }
         System.out.println(run.table());
-        run.runs().forEach(r -> System.out.println("submission " + r.submissionId() + " on EvalAI: "
-                + r.view().statusHistory()));
+        run.runs().forEach(r -> System.out.println("submission " + r.submissionId() + " (" + r.scenario().label()
+                + ") on EvalAI: " + r.view().statusHistory() + "; stderr: " + r.view().stderr()));
+    }
+
+    private static SubmissionRun submission(Scenario scenario) {
+        return BY_SCENARIO.get(scenario);
     }
 
     /** EvalAI sends the same message a second time (SQS delivers at least once, and EvalAI may repeat itself). */
@@ -111,15 +142,26 @@ class LocalRunIT {
         stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl("submissions")).messageBody(message));
     }
 
-    /** Records the Jobs in the API; once a route was reported, restarts job-launcher then results-relay. */
+    /**
+     * Records the Jobs and pods in the API; once a route was reported, restarts job-launcher then results-relay; once
+     * they are back, delivers the resumed submission's first-run end again during its second run, and the happy
+     * submission's launch request again after its run ended.
+     */
     private static void duringTheRun(List<SubmissionRun> runs) {
-        for (var job : system.stack().kubernetes().batch().v1().jobs().inNamespace("submissions").list().getItems()) {
-            String submission = job.getMetadata().getAnnotations().get("leaderboard.carla.org/submission-id");
-            if (submission == null) {
-                submission = job.getMetadata().getLabels().getOrDefault("leaderboard.carla.org/submission-id", "?");
-            }
-            JOB_UIDS.computeIfAbsent(submission, ignored -> ConcurrentHashMap.newKeySet())
+        var jobs = system.stack().kubernetes().batch().v1().jobs().inNamespace(NAMESPACE).list().getItems();
+        for (var job : jobs) {
+            JOB_UIDS.computeIfAbsent(submissionOf(job), ignored -> ConcurrentHashMap.newKeySet())
                     .add(job.getMetadata().getUid());
+            JOBS.putIfAbsent(job.getMetadata().getName(), job);
+        }
+        var pods = SubmissionPods.of(system.stack().kubernetes(), NAMESPACE);
+        for (SubmissionRun submission : runs) {
+            for (var pod : pods.of(submission.submissionId())) {
+                PODS.merge(pod.name(), new PodSeen(submission.submissionId(), pod.job(), pod.created(),
+                        pod.waitsForCapacity(), pod.placedAt()), (was, now) -> new PodSeen(was.submissionId(),
+                                was.job(), was.created(), was.unschedulable() || now.unschedulable(),
+                                was.placedAt().or(now::placedAt)));
+            }
         }
         if (restarts == null && runs.stream().anyMatch(r -> r.routesDone() >= 1)) {
             restartedAt = Instant.now();
@@ -129,6 +171,57 @@ class LocalRunIT {
                 restartsDoneAt = Instant.now();
             });
         }
+        if (restartsDoneAt == null) {
+            return;
+        }
+        SubmissionRun resume = submission(Scenario.RESUME);
+        if (earlierRunReportedAgainAt == null && resume.resumeRequested() && !resume.ended()
+                && Set.of("running", "partially_evaluated").contains(resume.status())) {
+            reportTheFirstRunsEndAgain(resume);
+        }
+        SubmissionRun happy = submission(Scenario.HAPPY);
+        if (launchRequestedAgainAt == null && happy.ended()
+                && jobs.stream().noneMatch(job -> submissionOf(job).equals(happy.submissionId()))) {
+            requestTheLaunchAgain(happy);
+        }
+    }
+
+    private static String submissionOf(Job job) {
+        String submission = job.getMetadata().getAnnotations().get("leaderboard.carla.org/submission-id");
+        return submission != null ? submission : job.getMetadata().getLabels().getOrDefault(JobLabels.SUBMISSION_ID, "?");
+    }
+
+    private static SubmissionIdentity identity(SubmissionRun submission) {
+        var view = submission.view();
+        return new SubmissionIdentity(view.pk(), view.challengePk(), view.phasePk(), view.teamId(), view.teamName(),
+                submission.leaderboard(), submission.track());
+    }
+
+    /** Run 1's {@code job-finished} (FAILED) arrives again while run 2 runs, as SQS may deliver it late. */
+    private static void reportTheFirstRunsEndAgain(SubmissionRun resume) {
+        String firstJob = jobsOf(resume).stream().filter(job -> "1".equals(job.getMetadata().getLabels()
+                .get(JobLabels.RUN))).map(job -> job.getMetadata().getName()).findFirst()
+                .orElse("job-of-run-1-never-seen");
+        Instant now = Instant.now();
+        var event = JobFinished.of(identity(resume), 1, firstJob, JobFinished.Outcome.FAILED, "BackoffLimitExceeded",
+                1, resume.view().submittedAt(), now, List.of(new JobFinished.ContainerOutcome("agent-1", 2, 1,
+                        "Error", now)), now);
+        QueuePublisher.to(system.stack().sqs(), system.stack().queueUrl("submission-events")).publish(event);
+        earlierRunReportedAgainAt = now;
+    }
+
+    /** The happy submission's launch request of run 1 arrives again after its run ended and its Job is gone. */
+    private static void requestTheLaunchAgain(SubmissionRun happy) {
+        objectsBeforeTheLateLaunchRequest = objects(happy);
+        jobsCreatedBeforeTheLateLaunchRequest = ServiceMetrics.sum(system, "job-launcher",
+                "leaderboard_launcher_jobs_created_total", Map.of());
+        refusedBeforeTheLateLaunchRequest = ServiceMetrics.sum(system, "job-launcher",
+                "leaderboard_launcher_requests_refused_total", Map.of());
+        var track = new TrackCatalog(system.stack().evaluation()).forPhase(happy.view().phasePk()).orElseThrow();
+        var request = LaunchRequest.of(identity(happy), 1, happy.view().submittedImageUri(), false, track,
+                happy.view().submittedAt());
+        QueuePublisher.to(system.stack().sqs(), system.stack().queueUrl("launch-requests")).publish(request);
+        launchRequestedAgainAt = Instant.now();
     }
 
     @AfterAll
@@ -142,18 +235,16 @@ class LocalRunIT {
     @Order(1)
     void everySubmissionReachesItsScenariosStatusOnEvalAi() {
         assertThat(ended).as("every submission ended within %s", RUN_TIMEOUT).isTrue();
-        assertThat(happy.finalStatus()).isEqualTo("FINISHED");
-        assertThat(crash.finalStatus()).isEqualTo("FINISHED");
-        assertThat(cancel.finalStatus()).isEqualTo("CANCELLED");
-        assertThat(resume.finalStatus()).isEqualTo("FINISHED");
-        assertThat(duplicate.finalStatus()).isEqualTo("FINISHED");
+        for (Scenario scenario : Scenario.values()) {
+            assertThat(submission(scenario).finalStatus()).as(scenario.label()).isEqualTo(scenario.expectedStatus());
+        }
         assertThat(run.runs()).allMatch(SubmissionRun::asExpected);
     }
 
     @Test
     @Order(2)
     void aFinishedSubmissionShowsItsResultStdoutAndMetadata() throws Exception {
-        for (SubmissionRun finished : List.of(happy, crash, resume, duplicate)) {
+        for (SubmissionRun finished : finishing()) {
             var view = finished.view();
             JsonNode result = JSON.readTree(view.result());
             assertThat(result.get(0).path("split").asText()).isEqualTo("leaderboard");
@@ -171,6 +262,9 @@ class LocalRunIT {
     @Order(3)
     void partialResultsArriveWhileTheSubmissionsRun() throws Exception {
         for (SubmissionRun submission : run.runs()) {
+            if (!submission.scenario().podRuns() || submission.scenario() == Scenario.FORGED_STATUS) {
+                continue; // never ran, or stopped at its first route's end by its own forged cancel
+            }
             List<RecordedCall> calls = callsAbout(submission);
             int firstPartial = -1;
             int lastPartial = -1;
@@ -182,7 +276,7 @@ class LocalRunIT {
                     firstPartial = firstPartial < 0 ? i : firstPartial;
                     lastPartial = i;
                 }
-                if (call.method().equals("PUT") && call.path().endsWith("/update_submission/")) {
+                if (isFinalUpdate(call)) {
                     firstFinal = firstFinal < 0 ? i : firstFinal;
                     lastFinal = i;
                 }
@@ -205,7 +299,8 @@ class LocalRunIT {
     void theDynamoDbRecordHoldsTheFinalStatusAndEveryMetric() {
         for (SubmissionRun submission : run.runs()) {
             var item = record(submission);
-            assertThat(item.get("submission_status").s()).isEqualTo(submission.scenario().expectedStatus());
+            assertThat(item.get("submission_status").s()).as(submission.scenario().label())
+                    .isEqualTo(submission.scenario().expectedStatus());
             assertThat(item.get("end_time").s()).isNotEqualTo("-");
             assertThat(item.get("track_name").s()).isEqualTo(submission.track());
             if (submission.finalStatus().equals("FINISHED")) {
@@ -221,13 +316,16 @@ class LocalRunIT {
                 }
             }
         }
-        assertThat(record(resume).get("resumes").n()).isEqualTo("1");
+        assertThat(record(submission(Scenario.RESUME)).get("resumes").n()).isEqualTo("1");
     }
 
     @Test
     @Order(5)
     void theS3PrefixHoldsStatusFilesMergedResultsEvalAiFilesAndEveryContainersLog() {
         for (SubmissionRun submission : run.runs()) {
+            if (!submission.scenario().podRuns() || submission.scenario().hostile()) {
+                continue; // the hostile ones have tests of their own
+            }
             var keys = keys(submission);
             String prefix = submission.submissionId() + "/";
             assertThat(keys).contains(prefix + "agent/agent1/agent_results.json", prefix + "evalai/results.json",
@@ -242,19 +340,24 @@ class LocalRunIT {
                         prefix + "containers-status/simulator-1.done", prefix + "containers-status/logcopy.done");
             }
         }
+        var cancel = submission(Scenario.CANCEL);
         assertThat(keys(cancel)).contains(cancel.submissionId() + "/containers-status/simulation.cancel");
     }
 
     @Test
     @Order(5)
     void everyContainerOfEveryJobHasItsLog() throws Exception {
-        Path jobs = system.stack().workDir().resolve("kubernetes/jobs");
         for (SubmissionRun submission : run.runs()) {
-            List<Path> runJobs;
-            try (var folders = Files.list(jobs)) {
-                // One Job per run: <team>-<track>-<id>-r<run>.
-                runJobs = folders.filter(f -> f.getFileName().toString()
-                        .matches(".*-" + submission.submissionId() + "-r[0-9]+")).toList();
+            List<Path> runJobs = jobFolders(submission);
+            if (!submission.scenario().podRuns()) {
+                for (Path job : runJobs) {
+                    try (Stream<Path> logs = Files.exists(job.resolve("logs")) ? Files.list(job.resolve("logs"))
+                            : Stream.empty()) {
+                        assertThat(logs.filter(log -> log.toFile().length() > 0).toList())
+                                .as("container logs of %s, whose pod never ran", job.getFileName()).isEmpty();
+                    }
+                }
+                continue;
             }
             assertThat(runJobs).as("the Jobs of submission %s", submission.submissionId())
                     .hasSize(submission.scenario() == Scenario.RESUME ? 2 : 1);
@@ -270,24 +373,58 @@ class LocalRunIT {
 
     @Test
     @Order(6)
+    void theContainersOfAPodRunAsTheirImagesUsersNotAsRoot() throws Exception {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+                "the local Job runner switches users only when it runs as root (as here and in CI)");
+        Path job = jobFolders(submission(Scenario.HAPPY)).get(0);
+        Path simulatorLog = inLogsVolume(job, "simulator/simulator1.log");
+        Path agentLog = inLogsVolume(job, "agent/agent1/leaderboard.log");
+        Path logcopyLog = inLogsVolume(job, "logcopy/logcopy.log");
+        int simulator = owner(simulatorLog);
+        int agent = owner(agentLog);
+        int logcopy = owner(logcopyLog);
+        assertThat(List.of(simulator, agent, logcopy)).as("owners of the simulator's, the agent's and logcopy's logs")
+                .doesNotContain(0).doesNotHaveDuplicates();
+    }
+
+    @Test
+    @Order(7)
     void aCarlaCrashIsResumedByThePairAndFinishes() {
-        var keys = keys(crash);
-        assertThat(keys).contains(crash.submissionId() + "/containers-status/simulator-1.crash0");
+        var crash = submission(Scenario.CRASH);
+        assertThat(keys(crash)).contains(crash.submissionId() + "/containers-status/simulator-1.crash0");
         assertThat(crash.routesDone()).isEqualTo(4);
         assertThat(object(crash, "agent/agent1/leaderboard.log")).contains("Preparing RouteScenario_3");
     }
 
     @Test
-    @Order(7)
+    @Order(8)
+    void anAgentKilledWithoutAGoodbyeResumesFromItsCheckpoint() {
+        var killed = submission(Scenario.KILLED);
+        assertThat(keys(killed)).as("SIGKILL leaves no crash file")
+                .noneMatch(key -> key.contains("/containers-status/agent-1.crash"));
+        String log = object(killed, "agent/agent1/leaderboard.log");
+        assertThat(occurrences(log, "# evaluator started at ")).as("the killed attempt and the one after").isEqualTo(2);
+        assertThat(occurrences(log, "Preparing RouteScenario_0 ")).isEqualTo(1);
+        assertThat(occurrences(log, "Preparing RouteScenario_1 ")).isEqualTo(1);
+        // The killed attempt's last lines may die in the pipe with it; the route it was killed in is driven again.
+        assertThat(occurrences(log, "Preparing RouteScenario_" + Scenario.KILLED_AT_ROUTE + " ")).isBetween(1, 2);
+        assertThat(occurrences(log, "Preparing RouteScenario_3 ")).isEqualTo(1);
+        assertThat(killed.routesDone()).isEqualTo(4);
+    }
+
+    @Test
+    @Order(9)
     void aCancelledSubmissionStopsBeforeItsLastRoute() {
+        var cancel = submission(Scenario.CANCEL);
         assertThat(cancel.cancelRequested()).isTrue();
         assertThat(cancel.routesDone()).isLessThan(4);
         assertThat(cancel.view().statusHistory()).contains("cancelled");
     }
 
     @Test
-    @Order(8)
+    @Order(10)
     void aResumedSubmissionFinishesWithoutRerunningItsFinishedRoutes() {
+        var resume = submission(Scenario.RESUME);
         assertThat(resume.view().statusHistory()).containsSubsequence("failed", "resuming", "finished");
         assertThat(JOB_UIDS.get(resume.submissionId())).as("the first Job and the resumed one").hasSize(2);
         String log = object(resume, "agent/agent1/leaderboard.log");
@@ -297,22 +434,169 @@ class LocalRunIT {
     }
 
     @Test
-    @Order(9)
-    void aRepeatedEvalAiMessageYieldsOneJobAndOneFinalUpdate() {
-        assertThat(JOB_UIDS.get(duplicate.submissionId())).hasSize(1);
-        assertThat(callsAbout(duplicate)).filteredOn(c -> c.method().equals("PUT")
-                && c.path().endsWith("/update_submission/")).hasSize(1);
+    @Order(11)
+    void theFirstRunsEndReportedAgainDuringTheSecondRunChangesNothing() {
+        var resume = submission(Scenario.RESUME);
+        assertThat(earlierRunReportedAgainAt).as("run 1's job-finished was sent again while run 2 ran").isNotNull();
+        var history = resume.view().statusHistory();
+        assertThat(history.subList(history.lastIndexOf("resuming"), history.size())).as("after the resume")
+                .doesNotContain("failed").endsWith("finished");
+        assertThat(callsAbout(resume).stream().filter(LocalRunIT::isFinalUpdate)
+                .filter(c -> c.time().isAfter(earlierRunReportedAgainAt)).map(c -> status(c)).toList())
+                .as("final updates after run 1's end came again").containsExactly("finished");
+        var item = record(resume);
+        assertThat(item.get("run").n()).isEqualTo("2");
+        assertThat(item.get("submission_status").s()).isEqualTo("FINISHED");
+        assertThat(ServiceMetrics.sum(system, "results-relay", "relay_events_dropped_total",
+                Map.of("type", JobFinished.TYPE, "reason", "other-run"))).as("run 1's end dropped as another run's")
+                .isGreaterThanOrEqualTo(1);
     }
 
     @Test
-    @Order(10)
+    @Order(12)
+    void aRepeatedEvalAiMessageYieldsOneJobAndOneFinalUpdate() {
+        var repeated = submission(Scenario.TEAM_NAME);
+        assertThat(JOB_UIDS.get(repeated.submissionId())).hasSize(1);
+        assertThat(callsAbout(repeated)).filteredOn(LocalRunIT::isFinalUpdate).hasSize(1);
+    }
+
+    @Test
+    @Order(13)
+    void aTeamNameEvalAiAllowsTravelsAsDataFromEvalAiToTheRecordAndTheJob() throws Exception {
+        var team = submission(Scenario.TEAM_NAME);
+        String name = team.view().teamName();
+        assertThat(name).contains("\u0000", "\uFFFE", "\uFFFF", "\uD800", "$(touch team-name-ran)");
+        assertThat(record(team).get("team_name").s()).isEqualTo(name);
+        Job job = jobsOf(team).get(0);
+        var identity = EventCodec.mapper().readValue(job.getMetadata().getAnnotations()
+                .get("leaderboard.carla.org/submission"), SubmissionIdentity.class);
+        assertThat(identity.teamName()).isEqualTo(name);
+        var containers = new ArrayList<>(job.getSpec().getTemplate().getSpec().getContainers());
+        containers.addAll(job.getSpec().getTemplate().getSpec().getInitContainers());
+        assertThat(containers.stream().flatMap(c -> c.getEnv() == null ? Stream.empty() : c.getEnv().stream())
+                .map(EnvVar::getValue).filter(v -> v != null))
+                .as("no container's environment holds the team name").noneMatch(v -> v.contains("(team-name)")
+                        || v.contains("\uFFFE") || v.contains("touch team-name-ran"));
+        try (Stream<Path> files = Files.walk(system.config().workDir())) {
+            assertThat(files.filter(f -> f.getFileName().toString().equals("team-name-ran")).toList())
+                    .as("the name's $(...) never ran in a shell").isEmpty();
+        }
+    }
+
+    @Test
+    @Order(14)
+    void aSubmissionWaitingForAGpuNodeLongerThanItsDeadlineStillFinishes() {
+        var capacity = submission(Scenario.CAPACITY);
+        var pods = podsOf(capacity);
+        assertThat(pods).as("its pod, waiting for a node").isNotEmpty().allMatch(PodSeen::unschedulable);
+        PodSeen pod = pods.get(0);
+        assertThat(pod.placedAt()).as("its pod got a node").isPresent();
+        long deadline = LocalRunConfig.CAPACITY_DEADLINE.toSeconds();
+        assertThat(Duration.between(pod.created(), pod.placedAt().orElseThrow()).toSeconds())
+                .as("seconds it waited for a node (its deadline: %d s)", deadline).isGreaterThan(deadline);
+        assertThat(capacity.finalStatus()).isEqualTo("FINISHED");
+        assertThat(capacity.routesDone()).isEqualTo(4);
+        // Running means running: EvalAI was told only once the pod had its node, and the record starts then.
+        Instant placed = pod.placedAt().orElseThrow();
+        assertThat(callsAbout(capacity).stream().filter(c -> c.method().equals("PATCH"))
+                .filter(c -> "running".equals(status(c))).map(RecordedCall::time))
+                .as("EvalAI's 'running'").isNotEmpty()
+                .allMatch(time -> !time.isBefore(placed.truncatedTo(ChronoUnit.SECONDS)));
+        assertThat(Instant.parse(record(capacity).get("start_time").s())).isEqualTo(placed);
+    }
+
+    @Test
+    @Order(15)
+    void aCancelWhileThePodWaitsForANodeEndsCancelledOnceWithoutThePodEverRunning() {
+        var pending = submission(Scenario.CANCEL_PENDING);
+        assertThat(pending.cancelRequested()).isTrue();
+        assertThat(podsOf(pending)).as("its pod, seen waiting for a node").isNotEmpty()
+                .allMatch(PodSeen::unschedulable).allMatch(pod -> pod.placedAt().isEmpty());
+        assertThat(pending.view().statusHistory()).doesNotContain("running").endsWith("cancelled");
+        assertThat(callsAbout(pending)).filteredOn(LocalRunIT::isFinalUpdate).hasSize(1)
+                .allMatch(call -> "cancelled".equals(status(call)));
+        assertThat(record(pending).get("submission_status").s()).isEqualTo("CANCELLED");
+        assertThat(keys(pending)).as("nothing of a pod that never ran").noneMatch(key -> key.contains("/agent/"));
+        assertThat(jobsOf(pending)).as("its Job, deleted while its pod waited").hasSize(1);
+    }
+
+    @Test
+    @Order(16)
+    void aLaunchRequestDeliveredAgainAfterItsRunEndedIsRefusedAndChangesNothing() {
+        var happy = submission(Scenario.HAPPY);
+        assertThat(launchRequestedAgainAt).as("the late launch request was sent").isNotNull();
+        await("the launcher's refusal of the late request").atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> ServiceMetrics.sum(system, "job-launcher", "leaderboard_launcher_requests_refused_total",
+                        Map.of()) > refusedBeforeTheLateLaunchRequest);
+        assertThat(JOB_UIDS.get(happy.submissionId())).as("Jobs of the submission").hasSize(1);
+        assertThat(system.stack().kubernetes().batch().v1().jobs().inNamespace(NAMESPACE)
+                .withLabel(JobLabels.SUBMISSION_ID, happy.submissionId()).list().getItems()).isEmpty();
+        assertThat(ServiceMetrics.sum(system, "job-launcher", "leaderboard_launcher_jobs_created_total", Map.of()))
+                .isEqualTo(jobsCreatedBeforeTheLateLaunchRequest);
+        assertThat(objects(happy)).as("its S3 objects, untouched").isEqualTo(objectsBeforeTheLateLaunchRequest);
+        assertThat(callsAbout(happy)).filteredOn(LocalRunIT::isFinalUpdate).hasSize(1);
+    }
+
+    @Test
+    @Order(17)
+    void forgedStatusFilesAndAForgedCancelEndFailedWithTheReason() {
+        var forged = submission(Scenario.FORGED_STATUS);
+        String prefix = forged.submissionId() + "/containers-status/";
+        assertThat(keys(forged)).as("the forged files reached S3").contains(prefix + "simulation.cancel",
+                prefix + "agent-1.done");
+        assertThat(forged.finalStatus()).as("neither CANCELLED nor FINISHED").isEqualTo("FAILED");
+        assertThat(forged.view().stderr()).as("why").contains("simulation.cancel").contains("not");
+        assertThat(callsAbout(forged)).filteredOn(LocalRunIT::isFinalUpdate).hasSize(1);
+        assertThat(record(forged).get("failure_reason").s()).isNotBlank().isNotEqualTo("-");
+    }
+
+    @Test
+    @Order(18)
+    void nanScoresEndFailedWithTheReasonAndLinksInTheVolumeAreNotWrittenThrough() throws Exception {
+        var forged = submission(Scenario.FORGED_SCORES);
+        assertThat(forged.finalStatus()).isEqualTo("FAILED");
+        assertThat(forged.view().stderr()).as("why").contains("NaN");
+        assertThat(callsAbout(forged)).filteredOn(LocalRunIT::isFinalUpdate).hasSize(1);
+        Path outside = Scenario.outsideDir(system.config().knobsDir(), forged.submissionId());
+        assertThat(outside.resolve("bait.txt")).as("the file logcopy.done pointed at")
+                .hasContent("a file outside the logs volume; it must keep this text");
+        try (Stream<Path> written = Files.list(outside.resolve("evalai-outside"))) {
+            assertThat(written.toList()).as("the folder evalai/ pointed at").isEmpty();
+        }
+        // logcopy kept going past the 10 MB line and the overlong key: the last route's lines reached S3.
+        var log = system.stack().s3().headObject(r -> r.bucket(forged.bucket())
+                .key(forged.submissionId() + "/agent/agent1/leaderboard.log"));
+        assertThat(log.contentLength()).isGreaterThan(10L * 1024 * 1024);
+        assertThat(object(forged, "agent/agent1/leaderboard.log")).contains("Preparing RouteScenario_3 ");
+        assertThat(forged.view().result()).doesNotContain("NaN").doesNotContain("Infinity");
+    }
+
+    @Test
+    @Order(19)
+    void aCheckpointLinkedOutOfTheVolumeIsNeverReadAndAFifoBlocksNothing() {
+        var forged = submission(Scenario.FORGED_LINKS);
+        assertThat(forged.finalStatus()).isEqualTo("FAILED");
+        assertThat(forged.view().stderr()).as("why").contains("route");
+        assertThat(callsAbout(forged)).as("EvalAI saw nothing of the file outside")
+                .noneMatch(call -> call.body() != null && call.body().contains(Scenario.OUTSIDE_SECRET));
+        var keys = keys(forged);
+        assertThat(keys).as("logcopy wrote and uploaded its files past the FIFO").contains(
+                forged.submissionId() + "/evalai/stdout.txt", forged.submissionId() + "/logcopy/logcopy.log");
+        for (String key : keys) {
+            assertThat(object(forged, key.substring(forged.submissionId().length() + 1))).as(key)
+                    .doesNotContain(Scenario.OUTSIDE_SECRET);
+        }
+    }
+
+    @Test
+    @Order(20)
     void restartingTheLauncherAndTheRelayMidRunChangesNothing() {
         assertThat(restartedAt).as("the services were restarted during the run").isNotNull();
         assertThat(restartsDoneAt).as("both services were back").isNotNull();
         assertThat(run.runs().stream().flatMap(r -> callsAbout(r).stream()))
                 .as("final updates sent by the restarted services")
-                .anyMatch(c -> c.method().equals("PUT") && c.path().endsWith("/update_submission/")
-                        && c.time().isAfter(restartsDoneAt));
+                .anyMatch(c -> isFinalUpdate(c) && c.time().isAfter(restartsDoneAt));
         for (String service : List.of("job-launcher", "results-relay")) {
             assertThat(system.service(service).pid()).isNotEqualTo(PIDS_BEFORE.get(service));
         }
@@ -320,10 +604,9 @@ class LocalRunIT {
         for (SubmissionRun submission : run.runs()) {
             int finals = submission.scenario() == Scenario.RESUME ? 2 : 1;
             assertThat(callsAbout(submission)).as("final updates of %s", submission.submissionId())
-                    .filteredOn(c -> c.method().equals("PUT") && c.path().endsWith("/update_submission/"))
-                    .hasSize(finals);
+                    .filteredOn(LocalRunIT::isFinalUpdate).hasSize(finals);
         }
-        for (String queue : List.of("submissions", "launch-requests", "submission-events")) {
+        for (String queue : List.of("submissions", "launch-requests", "submission-events", "progress-reports")) {
             var attributes = system.stack().sqs().getQueueAttributes(r -> r
                     .queueUrl(system.stack().deadLetterQueueUrl(queue))
                     .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).attributes();
@@ -333,10 +616,10 @@ class LocalRunIT {
     }
 
     @Test
-    @Order(11)
+    @Order(21)
     void noJobIsLeftInTheApiAndNoProcessOnTheMachine() {
         assertThat(noJobs).as("job-launcher removed every Job").isTrue();
-        assertThat(system.stack().kubernetes().batch().v1().jobs().inNamespace("submissions").list().getItems())
+        assertThat(system.stack().kubernetes().batch().v1().jobs().inNamespace(NAMESPACE).list().getItems())
                 .isEmpty();
         var running = system.stack().processes();
         system.close();
@@ -344,15 +627,71 @@ class LocalRunIT {
         assertThat(LocalSystem.leftoverProcesses()).isEmpty();
     }
 
+    private static List<SubmissionRun> finishing() {
+        return run.runs().stream().filter(r -> r.scenario().expectedStatus().equals("FINISHED")).toList();
+    }
+
+    private static List<Job> jobsOf(SubmissionRun submission) {
+        return JOBS.values().stream().filter(job -> submissionOf(job).equals(submission.submissionId()))
+                .sorted((a, b) -> a.getMetadata().getName().compareTo(b.getMetadata().getName())).toList();
+    }
+
+    private static List<PodSeen> podsOf(SubmissionRun submission) {
+        return PODS.values().stream().filter(pod -> pod.submissionId().equals(submission.submissionId())).toList();
+    }
+
+    /** The Job runner's folders of a submission's Jobs: {@code <team>-<track>-<id>-r<run>}, one per run. */
+    private static List<Path> jobFolders(SubmissionRun submission) throws Exception {
+        Path jobs = system.stack().workDir().resolve("kubernetes/jobs");
+        try (var folders = Files.list(jobs)) {
+            return folders.filter(f -> f.getFileName().toString().matches(".*-" + submission.submissionId()
+                    + "-r[0-9]+")).sorted().toList();
+        }
+    }
+
+    /** A file of the logs volume of a Job's pod, as the Job runner keeps the volume. */
+    private static Path inLogsVolume(Path job, String relative) throws Exception {
+        try (var volumes = Files.list(job.resolve("volumes"))) {
+            return volumes.map(volume -> volume.resolve(relative))
+                    .filter(file -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + relative + " in a volume of " + job));
+        }
+    }
+
+    private static int owner(Path file) throws Exception {
+        return (Integer) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    }
+
+    private static boolean isFinalUpdate(RecordedCall call) {
+        return call.method().equals("PUT") && call.path().endsWith("/update_submission/");
+    }
+
+    private static String status(RecordedCall call) {
+        String status = body(call).path("submission_status").asText(null);
+        if (status == null && call.body() != null) {
+            Matcher form = Pattern.compile("(?:^|&)submission_status=([^&]*)").matcher(call.body());
+            status = form.find() ? java.net.URLDecoder.decode(form.group(1), StandardCharsets.UTF_8) : "";
+        }
+        return status == null ? "" : status.toLowerCase();
+    }
+
     private static List<RecordedCall> callsAbout(SubmissionRun submission) {
         var calls = new ArrayList<RecordedCall>();
         for (RecordedCall call : system.stack().evalAi().calls()) {
             if (call.path().endsWith("/submission/" + submission.pk()) || body(call).path("submission").asText()
-                    .equals(submission.submissionId())) {
+                    .equals(submission.submissionId()) || formSubmission(call).equals(submission.submissionId())) {
                 calls.add(call);
             }
         }
         return calls;
+    }
+
+    private static String formSubmission(RecordedCall call) {
+        if (call.body() == null) {
+            return "";
+        }
+        Matcher form = Pattern.compile("(?:^|&)submission=([0-9]+)(?:&|$)").matcher(call.body());
+        return form.find() ? form.group(1) : "";
     }
 
     private static JsonNode body(RecordedCall call) {
@@ -371,8 +710,19 @@ class LocalRunIT {
     }
 
     private static List<String> keys(SubmissionRun submission) {
+        return s3Objects(submission).stream().map(S3Object::key).toList();
+    }
+
+    private static List<S3Object> s3Objects(SubmissionRun submission) {
         return system.stack().s3().listObjectsV2Paginator(r -> r.bucket(submission.bucket())
-                .prefix(submission.submissionId() + "/")).contents().stream().map(S3Object::key).toList();
+                .prefix(submission.submissionId() + "/")).contents().stream().toList();
+    }
+
+    /** Every object of the submission's prefix with its ETag, size and time: what a rewrite would change. */
+    private static Map<String, String> objects(SubmissionRun submission) {
+        var objects = new HashMap<String, String>();
+        s3Objects(submission).forEach(o -> objects.put(o.key(), o.eTag() + " " + o.size() + " " + o.lastModified()));
+        return objects;
     }
 
     private static String object(SubmissionRun submission, String path) {

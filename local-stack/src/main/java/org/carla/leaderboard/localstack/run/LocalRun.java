@@ -27,32 +27,79 @@ public final class LocalRun {
     /** Two tracks of two leaderboards: Leaderboard 2.0's SENSORS qualifier and Leaderboard 1.0's MAP track. */
     public static final List<Long> PHASES = List.of(2075L, 1188L);
     static final Duration POLL = Duration.ofMillis(500);
+    static final String NAMESPACE = "submissions";
 
     private final LocalSystem system;
     private final TrackCatalog catalog;
     private final List<SubmissionRun> runs = new ArrayList<>();
+    private final NodeGroup nodeGroup;
 
     public LocalRun(LocalSystem system) {
         this.system = system;
         this.catalog = new TrackCatalog(system.stack().evaluation());
+        this.nodeGroup = new NodeGroup(system.stack().jobRunner());
     }
 
-    /** Creates one submission per scenario on EvalAI, alternating between the two tracks; returns them in order. */
+    /**
+     * Creates one submission per scenario on EvalAI, alternating between the two tracks (CAPACITY on its own phase);
+     * returns them in the plan's order. Scenarios that wait for GPU capacity are created last: once the pods of the
+     * others are placed (bounded), the node group is held full and they are made ({@link NodeGroup}).
+     */
     public List<SubmissionRun> submit(List<Scenario> plan) {
-        var created = new ArrayList<SubmissionRun>();
-        for (Scenario scenario : plan) {
-            int index = runs.size() + 1;
-            long phase = PHASES.get((index - 1) % PHASES.size());
-            TrackSpec track = catalog.forPhase(phase).orElseThrow();
-            var view = system.stack().evalAi().createSubmission(NewSubmission.of(1000 + index,
-                    "Team " + index + " (" + scenario.label() + ")", phase,
-                    "registry.local/team-" + index + "/agent:" + scenario.label()));
-            writeKnobs(scenario, Long.toString(view.pk()));
-            var run = new SubmissionRun(view, scenario, track.track(), track.leaderboard(), track.bucket());
-            runs.add(run);
-            created.add(run);
+        var created = new SubmissionRun[plan.size()];
+        for (int i = 0; i < plan.size(); i++) {
+            if (!plan.get(i).waitsForCapacity()) {
+                created[i] = create(plan.get(i));
+            }
         }
-        return created;
+        if (plan.stream().anyMatch(Scenario::waitsForCapacity)) {
+            awaitPlaced(List.copyOf(runs));
+            nodeGroup.hold();
+            for (int i = 0; i < plan.size(); i++) {
+                if (plan.get(i).waitsForCapacity()) {
+                    created[i] = create(plan.get(i));
+                }
+            }
+        }
+        return List.of(created);
+    }
+
+    private SubmissionRun create(Scenario scenario) {
+        int index = runs.size() + 1;
+        long phase = scenario == Scenario.CAPACITY ? Scenario.CAPACITY_PHASE : PHASES.get((index - 1) % PHASES.size());
+        TrackSpec track = catalog.forPhase(phase).orElseThrow();
+        var view = system.stack().evalAi().createSubmission(NewSubmission.of(1000 + index, scenario.teamName(index),
+                phase, "registry.local/team-" + index + "/agent:" + scenario.label()));
+        writeKnobs(scenario, Long.toString(view.pk()));
+        var run = new SubmissionRun(view, scenario, track.track(), track.leaderboard(), track.bucket());
+        runs.add(run);
+        return run;
+    }
+
+    /** Waits (bounded) until every submission made so far has a pod on a node, or has ended. */
+    private void awaitPlaced(List<SubmissionRun> made) {
+        Instant deadline = Instant.now().plus(NodeGroup.PLACEMENT_WAIT);
+        try {
+            while (Instant.now().isBefore(deadline)) {
+                var pods = pods();
+                if (made.stream().allMatch(run -> pods.placed(run.submissionId()) || run.ended())) {
+                    return;
+                }
+                made.forEach(run -> run.observe(system.stack().evalAi()));
+                Thread.sleep(POLL.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private SubmissionPods pods() {
+        return SubmissionPods.of(system.stack().kubernetes(), NAMESPACE);
+    }
+
+    /** The track deadline of a submission, in seconds. */
+    long deadlineSeconds(SubmissionRun run) {
+        return catalog.forPhase(run.view().phasePk()).map(TrackSpec::deadlineSeconds).orElse(0L);
     }
 
     private void writeKnobs(Scenario scenario, String submissionId) {
@@ -78,11 +125,18 @@ public final class LocalRun {
             throws InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
         while (true) {
+            SubmissionPods pods = nodeGroup.held() ? pods() : null;
             for (SubmissionRun run : runs) {
                 if (!run.ended()) {
                     run.observe(system.stack().evalAi());
+                    if (pods != null && pods.waitsForCapacity(run.submissionId())) {
+                        run.podWaits(system.stack().evalAi());
+                    }
                 }
                 board.show(run.submissionId(), run.progressLine());
+            }
+            if (pods != null) {
+                nodeGroup.look(runs, pods, this::deadlineSeconds);
             }
             tick.accept(List.copyOf(runs));
             if (runs.stream().allMatch(SubmissionRun::ended)) {
@@ -98,7 +152,7 @@ public final class LocalRun {
     /** Waits (bounded) until job-launcher has removed every Job: it does so once it reported the Job's end. */
     public boolean awaitNoJobs(Duration timeout) throws InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
-        while (!system.stack().kubernetes().batch().v1().jobs().inNamespace("submissions").list().getItems().isEmpty()) {
+        while (!system.stack().kubernetes().batch().v1().jobs().inNamespace(NAMESPACE).list().getItems().isEmpty()) {
             if (Instant.now().isAfter(deadline)) {
                 return false;
             }

@@ -42,7 +42,8 @@ public final class LocalRunMain {
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            int count = submissions != null ? submissions : scenario.equalsIgnoreCase("mixed") ? 4 : 2;
+            int count = submissions != null ? submissions : scenario.equalsIgnoreCase("mixed") ? Scenario.MIXED.size()
+                    : scenario.equalsIgnoreCase("all") ? Scenario.values().length : 2;
             Scenario.plan(scenario, count); // checks the name
             if (workDir == null) {
                 workDir = projectDir.resolve("local-stack/target/run")
@@ -73,24 +74,42 @@ public final class LocalRunMain {
 
     static String usage() {
         return """
-                Usage: ./run-local.sh [--submissions N] [--scenario happy|crash|cancel|resume|mixed] [--keep]
+                Usage: ./run-local.sh [--submissions N] [--scenario S] [--keep] [--timeout S] [--work-dir DIR]
                        ./run-local.sh --stack-only [stack options]      (see ./run-local.sh --stack-only --help)
 
-                  --submissions N   sample submissions to create on the EvalAI stand-in (default 2; 4 with mixed),
-                                    alternating between two tracks (Leaderboard 2.0 SENSORS_QUALIFIER, 1.0 MAP)
-                  --scenario S      happy:  every submission runs to the end (FINISHED)
-                                    crash:  CARLA dies once mid-run, the pair restarts and resumes (FINISHED)
-                                    cancel: cancelled on EvalAI once its first route is reported (CANCELLED)
-                                    resume: fails past its restarts (FAILED), is resumed from EvalAI and
-                                            finishes without re-running its finished routes (FINISHED)
-                                    mixed:  the four above, cycled over the submissions, all at once
+                  --submissions N   sample submissions to create on the EvalAI stand-in (default 2; 4 with mixed,
+                                    %d with all), alternating between two tracks (Leaderboard 2.0
+                                    SENSORS_QUALIFIER, 1.0 MAP)
+                  --scenario S      happy:          every submission runs to the end (FINISHED)
+                                    crash:          CARLA dies once mid-run, the pair restarts and resumes (FINISHED)
+                                    cancel:         cancelled on EvalAI once its first route is reported (CANCELLED)
+                                    resume:         fails past its restarts (FAILED), is resumed from EvalAI and
+                                                    finishes without re-running its finished routes (FINISHED)
+                                    killed:         the agent's container is SIGKILLed at the third route (no crash
+                                                    file), restarts and resumes from its checkpoint (FINISHED)
+                                    capacity:       made once the others' pods run, it waits for a GPU node longer
+                                                    than its track's deadline (%d s, Leaderboard 1.0 SENSORS), then
+                                                    a node comes and it runs to the end (FINISHED)
+                                    cancel-pending: made like capacity, cancelled on EvalAI while its pod waits for a
+                                                    node: its Job is deleted, the pod never runs (CANCELLED)
+                                    team-name:      a team name with NUL, U+FFFE, U+FFFF, a lone surrogate and shell
+                                                    characters (FINISHED)
+                                    forged-status:  the participant forges every status file and a cancel at the
+                                                    second route (FAILED: a cancel nobody asked for)
+                                    forged-scores:  the participant scores every route NaN and puts links where
+                                                    logcopy writes, a 10 MB log line, a too long S3 key (FAILED)
+                                    forged-links:   the participant's checkpoint is a link out of the logs volume,
+                                                    evalai/stdout.txt a FIFO (FAILED: no route counts)
+                                    mixed:          happy, crash, cancel and resume, cycled, all at once
+                                    all:            every scenario above, cycled, all at once
                   --keep            leave everything running at the end and print the endpoints (Ctrl-C stops)
                   --timeout S       give up after S seconds (default 600)
                   --work-dir DIR    logs, data, S3 objects (default local-stack/target/run/<date-time>)
                   --help            this text
 
                 Exit status: 0 when every submission reached its scenario's status on EvalAI, 1 otherwise,
-                2 on bad usage. No process is left behind (unless --keep, until Ctrl-C).""";
+                2 on bad usage. No process is left behind (unless --keep, until Ctrl-C).""".formatted(
+                Scenario.values().length, LocalRunConfig.CAPACITY_DEADLINE.toSeconds());
     }
 
     public static void main(String[] args) throws InterruptedException {

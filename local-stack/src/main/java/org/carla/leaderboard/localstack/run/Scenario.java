@@ -2,14 +2,16 @@ package org.carla.leaderboard.localstack.run;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * What happens to one submission of the local run, and the final status EvalAI must show for it. The faults are
  * the stand-ins' per-submission knobs ({@code STANDIN_KNOBS_DIR}); the host's actions (cancel, resume) are the EvalAI
- * stand-in's host-side controls, driven by {@link SubmissionRun}.
+ * stand-in's host-side controls, driven by {@link SubmissionRun}; the GPU node group's are {@link NodeGroup}'s.
  */
 public enum Scenario {
 
@@ -20,10 +22,49 @@ public enum Scenario {
     /** The participant cancels on EvalAI once the first route is reported. */
     CANCEL("CANCELLED"),
     /** The evaluator crashes at the third route in every attempt of the first Job (FAILED), then the host resumes it. */
-    RESUME("FINISHED");
+    RESUME("FINISHED"),
+    /**
+     * The agent's container is SIGKILLed as the third route starts (the OOM killer, an eviction: no crash file); it
+     * restarts and resumes from its checkpoint.
+     */
+    KILLED("FINISHED"),
+    /** Its pod waits for a GPU node longer than its track's deadline, then a node comes and it runs to the end. */
+    CAPACITY("FINISHED"),
+    /** Cancelled on EvalAI while its pod waits for a GPU node: the Job is deleted and the pod never runs. */
+    CANCEL_PENDING("CANCELLED"),
+    /** A team name EvalAI allows and little else does: NUL, U+FFFE, U+FFFF, a lone surrogate, shell characters. */
+    TEAM_NAME("FINISHED"),
+    /**
+     * A hostile participant forges every status file at the second route: each pair's done files, logcopy's, and a
+     * {@code simulation.cancel} nobody asked for. The pairs stop; the verdict is FAILED.
+     */
+    FORGED_STATUS("FAILED"),
+    /**
+     * A hostile participant scores every route NaN and, at the second route, puts links where logcopy writes
+     * ({@code logcopy.done} to a file outside the volume, {@code evalai/} to a folder outside it), replaces the
+     * simulator's log, leaves a file whose S3 key is too long and prints a line of 10 MB. All routes are driven; the
+     * verdict is FAILED.
+     */
+    FORGED_SCORES("FAILED"),
+    /**
+     * A hostile participant makes its checkpoint a link to a results file outside the volume (full marks and a
+     * secret) and {@code evalai/stdout.txt} a FIFO, after its last route. The verdict is FAILED: no route counts.
+     */
+    FORGED_LINKS("FAILED");
 
     /** The route at which the RESUME scenario's evaluator crashes in its first Job. */
     static final String RESUME_CRASH_ROUTE = "2";
+    /** The route at which the KILLED scenario's agent container is SIGKILLed. */
+    public static final String KILLED_AT_ROUTE = "2";
+    /** The route at which the hostile scenarios forge their files (the second: one route is in the checkpoint). */
+    static final String FORGED_AT_ROUTE = "1";
+    /** The phase of the CAPACITY scenario: Leaderboard 1.0 SENSORS, whose deadline the local run makes short. */
+    public static final long CAPACITY_PHASE = 1187;
+    /** The text the FORGED_LINKS participant hides outside the logs volume; it must reach no bucket and no EvalAI. */
+    public static final String OUTSIDE_SECRET = "read from outside the logs volume";
+
+    /** The four scenarios of {@code mixed}, the chaos run's: none of them holds the GPU node group. */
+    static final List<Scenario> MIXED = List.of(HAPPY, CRASH, CANCEL, RESUME);
 
     private final String expectedStatus;
 
@@ -36,46 +77,96 @@ public enum Scenario {
         return expectedStatus;
     }
 
+    /** The name on the command line and in the table: {@code cancel-pending}, {@code forged-status}... */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** Whether its pod must wait for a GPU node: it is submitted once the others' pods are placed (see NodeGroup). */
+    public boolean waitsForCapacity() {
+        return this == CAPACITY || this == CANCEL_PENDING;
+    }
+
+    /** Whether a participant's hostile code plays a part in it. */
+    public boolean hostile() {
+        return this == FORGED_STATUS || this == FORGED_SCORES || this == FORGED_LINKS;
+    }
+
+    /** Whether its pod runs at all (a submission cancelled while it waits for capacity never runs). */
+    public boolean podRuns() {
+        return this != CANCEL_PENDING;
+    }
+
+    /** The team name EvalAI shows for submission {@code index} (from 1). */
+    public String teamName(int index) {
+        String name = "Team " + index + " (" + label() + ")";
+        // Every character here is one EvalAI allows in a team name; "$(...)" would create the file if run by a shell.
+        return this == TEAM_NAME ? name + " \u0000\uFFFE\uFFFF\uD800 $(touch team-name-ran) `id`; \"'<>{}\\ \u00c6tna"
+                : name;
+    }
+
+    /** Where the hostile participant of submission {@code submissionId} puts its files "outside the logs volume". */
+    public static Path outsideDir(Path stateDir, String submissionId) {
+        return stateDir.resolve(submissionId + ".outside");
     }
 
     /** The stand-ins' knobs of one submission in this scenario; state files go to {@code stateDir}. */
-    Map<String, String> knobs(Path stateDir, String submissionId, LocalRunConfig config) {
+    public Map<String, String> knobs(Path stateDir, String submissionId, LocalRunConfig config) {
+        String outside = outsideDir(stateDir, submissionId).toString();
         return switch (this) {
-            case HAPPY -> Map.of();
+            case HAPPY, CAPACITY, CANCEL_PENDING, TEAM_NAME -> Map.of();
             // Dies while the second route drives (the first JVMs of a pod take a few seconds to start).
             case CRASH -> Map.of("CARLA_STANDIN_DIE_AFTER_SECONDS",
                     Long.toString(4 + config.routeTime().toSeconds() * 3 / 2),
                     "CARLA_STANDIN_DIE_ONCE_MARKER", stateDir.resolve(submissionId + ".carla-died").toString());
-            // Slower routes leave time to cancel before the end.
-            case CANCEL -> Map.of("EVALUATOR_STANDIN_ROUTE_SECONDS", Long.toString(config.routeTime().toSeconds() * 3));
+            // Slower routes leave time to cancel before the end, also when a loaded machine delays every report.
+            case CANCEL -> Map.of("EVALUATOR_STANDIN_ROUTE_SECONDS", Long.toString(config.routeTime().toSeconds() * 5));
             case RESUME -> Map.of("EVALUATOR_STANDIN_CRASH_AT_ROUTE", RESUME_CRASH_ROUTE,
                     "EVALUATOR_STANDIN_FAIL_POD_MARKER", stateDir.resolve(submissionId + ".evaluator-pod").toString());
+            case KILLED -> Map.of("EVALUATOR_STANDIN_KILL_AGENT_AT_ROUTE", KILLED_AT_ROUTE,
+                    "EVALUATOR_STANDIN_FAIL_ONCE_MARKER", stateDir.resolve(submissionId + ".agent-killed").toString());
+            case FORGED_STATUS -> hostile(outside, true, "forge-agent-done", "forge-simulator-done", "forge-cancel",
+                    "forge-logcopy-done");
+            case FORGED_SCORES -> hostile(outside, true, "score-nan", "logcopy-done-symlink",
+                    "evalai-symlink-outside", "write-simulator-log", "long-s3-key", "log-line-10mb");
+            case FORGED_LINKS -> hostile(outside, false, "results-symlink-outside", "evalai-fifo");
         };
     }
 
+    private static Map<String, String> hostile(String outside, boolean atSecondRoute, String... actions) {
+        String list = String.join(",", actions);
+        return atSecondRoute
+                ? Map.of("EVALUATOR_STANDIN_HOSTILE", list, "EVALUATOR_STANDIN_HOSTILE_AT_ROUTE", FORGED_AT_ROUTE,
+                        "EVALUATOR_STANDIN_HOSTILE_DIR", outside)
+                : Map.of("EVALUATOR_STANDIN_HOSTILE", list, "EVALUATOR_STANDIN_HOSTILE_DIR", outside);
+    }
+
+    /** A scenario by its label ({@code cancel-pending}) or its name ({@code CANCEL_PENDING}). */
+    public static Scenario of(String name) {
+        String wanted = name.toLowerCase(Locale.ROOT).replace('_', '-');
+        return Arrays.stream(values()).filter(s -> s.label().equals(wanted)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown scenario " + name + " (" + names() + ")"));
+    }
+
+    /** Every scenario's label, then {@code mixed} and {@code all}. */
+    public static String names() {
+        return Arrays.stream(values()).map(Scenario::label).collect(Collectors.joining(", ")) + ", mixed, all";
+    }
+
     /**
-     * The scenarios of a run: {@code happy|crash|cancel|resume} for every submission, or {@code mixed}, which cycles
-     * through all four.
+     * The scenarios of a run: one scenario for every submission; {@code mixed}, which cycles through happy, crash,
+     * cancel and resume; or {@code all}, which cycles through every scenario.
      */
     public static List<Scenario> plan(String name, int submissions) {
         if (submissions < 1) {
             throw new IllegalArgumentException("--submissions must be at least 1");
         }
-        var plan = new ArrayList<Scenario>();
         String lower = name.toLowerCase(Locale.ROOT);
+        List<Scenario> cycle = lower.equals("mixed") ? MIXED : lower.equals("all") ? List.of(values())
+                : List.of(of(name));
+        var plan = new ArrayList<Scenario>();
         for (int i = 0; i < submissions; i++) {
-            if (lower.equals("mixed")) {
-                plan.add(values()[i % values().length]);
-            } else {
-                try {
-                    plan.add(valueOf(name.toUpperCase(Locale.ROOT)));
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("unknown scenario " + name
-                            + " (happy, crash, cancel, resume, mixed)");
-                }
-            }
+            plan.add(cycle.get(i % cycle.size()));
         }
         return plan;
     }

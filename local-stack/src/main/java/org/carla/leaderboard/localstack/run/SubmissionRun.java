@@ -16,7 +16,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * One submission of the local run as its participant and the host see it on EvalAI: its scenario, what EvalAI shows
  * now (status, routes done from the merged checkpoint in {@code metadata}, the driving score in {@code result}), and
- * the host's part of the scenario (cancel once a route is reported, resume once it failed).
+ * the host's part of the scenario (cancel once a route is reported, or while the pod waits for capacity; resume once
+ * it failed).
  */
 public final class SubmissionRun {
 
@@ -56,6 +57,17 @@ public final class SubmissionRun {
         if (scenario == Scenario.RESUME && !resumeRequested && status.equals("failed")) {
             resumeRequested = true;
             view = evalAi.resume(pk);
+        }
+    }
+
+    /**
+     * The cluster shows this submission's pod waiting for a GPU node: the host of a CANCEL_PENDING submission cancels
+     * it now, before it ever runs.
+     */
+    void podWaits(EvalAiStandIn evalAi) {
+        if (scenario == Scenario.CANCEL_PENDING && !cancelRequested && !FINAL.contains(status())) {
+            cancelRequested = true;
+            view = evalAi.cancel(pk);
         }
     }
 
