@@ -1,8 +1,10 @@
 package org.carla.leaderboard.localstack.testing;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
@@ -23,11 +25,33 @@ public abstract class LocalStackProfile implements QuarkusTestProfile {
 
     @Override
     public List<TestResourceEntry> testResources() {
-        return List.of(new TestResourceEntry(LocalStackResource.class, initArgs));
+        boolean kubernetes = Arrays.stream(initArgs.getOrDefault("components", "").split(","))
+                .anyMatch(component -> component.trim().equals("kubernetes"));
+        return kubernetes
+                ? List.of(new TestResourceEntry(LocalStackResource.class, initArgs),
+                        new TestResourceEntry(RunTimeApiServer.class))
+                : List.of(new TestResourceEntry(LocalStackResource.class, initArgs));
     }
 
     @Override
     public boolean disableGlobalTestResources() {
         return true;
+    }
+
+    /**
+     * quarkus-kubernetes-client fixes {@code api-server-url} at build time, where it is unset (in the cluster, the
+     * pod's own configuration); the stack's API server is given at run time, as {@code ./run-local.sh} does, and Quarkus
+     * then uses it with a warning (its default), which a test profile would otherwise turn into a failed start.
+     */
+    public static final class RunTimeApiServer implements QuarkusTestResourceLifecycleManager {
+
+        @Override
+        public Map<String, String> start() {
+            return Map.of("quarkus.config.build-time-mismatch-at-runtime", "warn");
+        }
+
+        @Override
+        public void stop() {
+        }
     }
 }
