@@ -6,7 +6,9 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -31,6 +33,11 @@ public final class LocalRun {
     private final LocalSystem system;
     private final TrackCatalog catalog;
     private final List<SubmissionRun> runs = new ArrayList<>();
+    /** Submissions still to be made, each at its moment ({@link #schedule}). */
+    private final Deque<Scheduled> scheduled = new ArrayDeque<>();
+
+    private record Scheduled(Scenario scenario, Instant at) {
+    }
 
     public LocalRun(LocalSystem system) {
         this.system = system;
@@ -55,6 +62,23 @@ public final class LocalRun {
         return created;
     }
 
+    /**
+     * Plans the submissions to be made one by one, evenly over {@code over} from now, as EvalAI's come in; {@link #await}
+     * makes each at its moment and waits for all of them.
+     */
+    public void schedule(List<Scenario> plan, Duration over) {
+        Instant now = Instant.now();
+        for (int i = 0; i < plan.size(); i++) {
+            scheduled.add(new Scheduled(plan.get(i), now.plus(over.multipliedBy(i).dividedBy(plan.size()))));
+        }
+    }
+
+    private void submitDue() {
+        while (!scheduled.isEmpty() && !scheduled.peekFirst().at().isAfter(Instant.now())) {
+            submit(List.of(scheduled.removeFirst().scenario()));
+        }
+    }
+
     private void writeKnobs(Scenario scenario, String submissionId) {
         var knobs = scenario.knobs(system.config().knobsDir(), submissionId, system.config());
         if (knobs.isEmpty()) {
@@ -71,13 +95,15 @@ public final class LocalRun {
     }
 
     /**
-     * Watches every submission until each has ended or the timeout passed, showing progress on the board; {@code tick}
+     * Makes the scheduled submissions at their moments and watches every submission until each has ended or the
+     * timeout passed, showing progress on the board; {@code tick}
      * runs after every look (tests act on the system mid-run there). Returns whether every submission ended.
      */
     public boolean await(Duration timeout, ProgressBoard board, Consumer<List<SubmissionRun>> tick)
             throws InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
         while (true) {
+            submitDue();
             for (SubmissionRun run : runs) {
                 if (!run.ended()) {
                     run.observe(system.stack().evalAi());
@@ -85,7 +111,7 @@ public final class LocalRun {
                 board.show(run.submissionId(), run.progressLine());
             }
             tick.accept(List.copyOf(runs));
-            if (runs.stream().allMatch(SubmissionRun::ended)) {
+            if (scheduled.isEmpty() && runs.stream().allMatch(SubmissionRun::ended)) {
                 return true;
             }
             if (Instant.now().isAfter(deadline)) {
