@@ -205,10 +205,10 @@ public final class ChaosVerdict {
         if (!noJobs) {
             out.println("  a Job was still in the Kubernetes API a minute after the end");
         }
-        for (Chaos.Done done : played) {
-            out.printf(Locale.ROOT, "  %-15s %-10s down %5.1f s%n", done.outage().target(),
-                    done.outage().kind().label(), (done.back().toEpochMilli() - done.down().toEpochMilli()) / 1000.0);
-        }
+        played.stream().sorted(java.util.Comparator.comparing(done -> done.outage().at())).forEach(done -> out.printf(
+                Locale.ROOT, "  at +%3d s  %-15s %-10s for %2d s, back (ready) after %5.1f s%n",
+                done.outage().at().toSeconds(), done.outage().target(), done.outage().kind().label(),
+                done.outage().lasting().toSeconds(), (done.back().toEpochMilli() - done.down().toEpochMilli()) / 1000.0));
         chaosFailures.forEach(failure -> out.println("  FAILED: " + failure));
         out.printf(Locale.ROOT, "reached their scenario's status exactly once on EvalAI: %d/%d%n", onceOnEvalAi(),
                 submissions);
