@@ -216,15 +216,15 @@ class ConsoleApiTests {
         assertThat(backend.getList("queues.name")).containsExactly("submissions", "launch-requests",
                 "submission-events", "progress-reports");
         Map<String, Object> stuckNoJob = backend.getMap("stuck.find { it.submission_id == '" + noJob.submissionId + "' }");
-        assertThat(stuckNoJob).containsEntry("stuck", "NO_JOB");
-        assertThat((String) stuckNoJob.get("stuck_reason")).contains("publish the launch request again");
+        assertThat(stuckNoJob).containsEntry("stuck", "unlaunched");
+        assertThat((String) stuckNoJob.get("stuck_reason")).contains("publish the run's launch request again");
         assertThat(backend.getMap("stuck.find { it.submission_id == '" + unconfirmed.submissionId + "' }"))
-                .containsEntry("stuck", "FINAL_UNCONFIRMED");
+                .containsEntry("stuck", "unconfirmed-final");
         assertThat(backend.getList("days.day")).contains(ago(12).toString().substring(0, 10));
         assertThat(backend.getInt("gpu_pods.running")).isGreaterThanOrEqualTo(0);
 
         operator().get("/api/stuck").then().statusCode(200)
-                .body("find { it.submission_id == '" + noJob.submissionId + "' }.stuck", equalTo("NO_JOB"));
+                .body("find { it.submission_id == '" + noJob.submissionId + "' }.stuck", equalTo("unlaunched"));
         JsonPath letters = operator().get("/api/dead-letters/submission-events").then().statusCode(200).extract()
                 .jsonPath();
         assertThat(letters.getList("reason")).containsExactlyInAnyOrder("malformed-missing-field",

@@ -54,6 +54,11 @@ public final class SubmissionTable {
     public static final String RESUMED_TIME = "resumed_time";
     /** How many resumes so far. */
     public static final String RESUMES = "resumes";
+    /**
+     * When the stuck rule {@code unlaunched} last published the current run's launch request again: the rule counts
+     * its bound from here, so a run waits a whole bound between two such requests.
+     */
+    public static final String LAUNCH_REQUESTED_TIME = "launch_requested_time";
 
     // Written by job-launcher.
     /** The run whose Job job-launcher created (or is creating): a launch request of another run is refused. */
@@ -84,6 +89,11 @@ public final class SubmissionTable {
     /** Why the run failed, as the participant was told (first line). */
     public static final String FAILURE_REASON = "failure_reason";
     public static final String GPU_HOURS = "gpu_hours";
+    /**
+     * The stuck rule {@code no-progress}: the progress time (else start time) of the current run that results-relay
+     * reported as silent for too long, once per silence (a later progress report starts a new one).
+     */
+    public static final String NO_PROGRESS_SINCE = "no_progress_since";
 
     // Written by every writer at each change of status.
     /**

@@ -67,7 +67,16 @@ public class SubmissionIntake implements MessageHandler {
     public void handle(ReceivedMessage message) {
         Instant received = Instant.now();
         Instant announcedAt = message.sentAt() == null ? received : message.sentAt();
-        SubmissionAnnounced announced = EventCodec.parseAnnouncement(message.body());
+        decide(EventCodec.parseAnnouncement(message.body()), received, announcedAt);
+    }
+
+    /**
+     * Decides on one announcement and publishes the decision; returns whether something was published (false: the
+     * record has moved on, a repeat). Also the stuck rule {@code unlaunched}'s mend ({@link UnlaunchedRuns}): a record
+     * still SUBMITTED is announced again, so its current run's launch request (or, if EvalAI now shows it cancelled,
+     * its not-launched event) is decided and published exactly as the first time.
+     */
+    public boolean decide(SubmissionAnnounced announced, Instant received, Instant announcedAt) {
         // A hostile image is refused before anything is written, whatever EvalAI says of the submission.
         announced.imageUri().ifPresent(SubmissionIntake::requirePlainImage);
         TrackSpec track = catalog.forPhase(announced.phasePk()).orElseThrow(() -> new RejectedMessageException(
@@ -79,7 +88,7 @@ public class SubmissionIntake implements MessageHandler {
 
         Decision decision = Decision.of(status, catalog.requiresQualification(announced.phasePk()),
                 () -> qualifiers.hasQualified(identity.teamId(), track.track()));
-        switch (decision) {
+        return switch (decision) {
             case CANCELLED -> notLaunched(identity, announced, submission, track, decision.notLaunchedReason(),
                     "EvalAI shows the submission cancelled", received, announcedAt);
             case NOT_ALLOWED -> notLaunched(identity, announced, submission, track, decision.notLaunchedReason(),
@@ -88,13 +97,13 @@ public class SubmissionIntake implements MessageHandler {
             case LAUNCH, RESUME -> {
                 String image = announced.imageUri()
                         .orElseThrow(() -> MalformedEventException.missing("submitted_image_uri"));
-                launch(identity, announced, submission, track, image, decision == Decision.RESUME, received,
+                yield launch(identity, announced, submission, track, image, decision == Decision.RESUME, received,
                         announcedAt);
             }
-        }
+        };
     }
 
-    private void launch(SubmissionIdentity identity, SubmissionAnnounced announced, EvalAiSubmission submission,
+    private boolean launch(SubmissionIdentity identity, SubmissionAnnounced announced, EvalAiSubmission submission,
             TrackSpec track, String image, boolean resume, Instant now, Instant announcedAt) {
         var record = record(identity, submission, track, image, now);
         String table = table(track);
@@ -104,7 +113,7 @@ public class SubmissionIntake implements MessageHandler {
             LOG.infof("submission %d is already %s in run %d: repeated %s, nothing launched", identity.submissionPk(),
                     outcome.status(), outcome.run(), resume ? "resume" : "announcement");
             metrics.repeated(announcedAt);
-            return;
+            return false;
         }
         int run = outcome.launch().get();
         publisher.launch(LaunchRequest.of(identity, run, image, resume, track, now));
@@ -112,9 +121,10 @@ public class SubmissionIntake implements MessageHandler {
         LOG.infof("submission %d run %d of team %d on %s/%s: launch requested (%d worker pairs%s)",
                 identity.submissionPk(), run, identity.teamId(), track.leaderboard(), track.track(),
                 track.effectiveWorkerPairs(), resume ? ", resume" : "");
+        return true;
     }
 
-    private void notLaunched(SubmissionIdentity identity, SubmissionAnnounced announced, EvalAiSubmission submission,
+    private boolean notLaunched(SubmissionIdentity identity, SubmissionAnnounced announced, EvalAiSubmission submission,
             TrackSpec track, NotLaunched.Reason reason, String detail, Instant now, Instant announcedAt) {
         var record = record(identity, submission, track, announced.imageUri().orElse(null), now);
         var outcome = records.recordAnnounced(table(track), record, now);
@@ -122,12 +132,13 @@ public class SubmissionIntake implements MessageHandler {
             LOG.infof("submission %d is already %s in run %d: repeated announcement, nothing published",
                     identity.submissionPk(), outcome.status(), outcome.run());
             metrics.repeated(announcedAt);
-            return;
+            return false;
         }
         publisher.notLaunched(NotLaunched.of(identity, outcome.launch().get(), reason, detail, now));
         metrics.notLaunched(reason, announcedAt);
         LOG.infof("submission %d of team %d on %s/%s not launched (%s): %s", identity.submissionPk(),
                 identity.teamId(), track.leaderboard(), track.track(), reason, detail);
+        return true;
     }
 
     /**

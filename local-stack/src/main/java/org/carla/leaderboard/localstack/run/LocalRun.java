@@ -6,11 +6,15 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.domain.track.TrackSpec;
@@ -28,11 +32,17 @@ public final class LocalRun {
     public static final List<Long> PHASES = List.of(2075L, 1188L);
     static final Duration POLL = Duration.ofMillis(500);
     static final String NAMESPACE = "submissions";
+    private static final Logger LOG = Logger.getLogger(LocalRun.class.getName());
 
     private final LocalSystem system;
     private final TrackCatalog catalog;
     private final List<SubmissionRun> runs = new ArrayList<>();
     private final NodeGroup nodeGroup;
+    /** Submissions still to be made, each at its moment ({@link #schedule}). */
+    private final Deque<Scheduled> scheduled = new ArrayDeque<>();
+
+    private record Scheduled(Scenario scenario, Instant at) {
+    }
 
     public LocalRun(LocalSystem system) {
         this.system = system;
@@ -85,7 +95,7 @@ public final class LocalRun {
                 if (made.stream().allMatch(run -> pods.placed(run.submissionId()) || run.ended())) {
                     return;
                 }
-                made.forEach(run -> run.observe(system.stack().evalAi()));
+                made.forEach(run -> run.observe(system.stack().evalAi(), evalAiQueueUp()));
                 Thread.sleep(POLL.toMillis());
             }
         } catch (InterruptedException e) {
@@ -100,6 +110,39 @@ public final class LocalRun {
     /** The track deadline of a submission, in seconds. */
     long deadlineSeconds(SubmissionRun run) {
         return catalog.forPhase(run.view().phasePk()).map(TrackSpec::deadlineSeconds).orElse(0L);
+    }
+
+    /**
+     * Plans the submissions to be made one by one, evenly over {@code over} from now, as EvalAI's come in; {@link #await}
+     * makes each at its moment and waits for all of them.
+     */
+    public void schedule(List<Scenario> plan, Duration over) {
+        Instant now = Instant.now();
+        for (int i = 0; i < plan.size(); i++) {
+            scheduled.add(new Scheduled(plan.get(i), now.plus(over.multipliedBy(i).dividedBy(plan.size()))));
+        }
+    }
+
+    /**
+     * Makes the submissions whose moment came. EvalAI announces a submission on its queue, which here is ElasticMQ
+     * too: while the chaos has it down, the participant waits (EvalAI's own queue is not what the chaos tests).
+     */
+    private void submitDue() {
+        while (!scheduled.isEmpty() && !scheduled.peekFirst().at().isAfter(Instant.now()) && evalAiQueueUp()) {
+            try {
+                submit(List.of(scheduled.peekFirst().scenario()));
+                scheduled.removeFirst();
+            } catch (RuntimeException e) {
+                // The stand-in forgets a submission it could not announce: made again at the next look.
+                LOG.log(Level.INFO, "submission not made yet: " + e.getMessage());
+                return;
+            }
+        }
+    }
+
+    /** Whether EvalAI can announce on its queue (ElasticMQ up and answering). */
+    private boolean evalAiQueueUp() {
+        return system.stack().server("sqs").isUp();
     }
 
     private void writeKnobs(Scenario scenario, String submissionId) {
@@ -118,19 +161,25 @@ public final class LocalRun {
     }
 
     /**
-     * Watches every submission until each has ended or the timeout passed, showing progress on the board; {@code tick}
+     * Makes the scheduled submissions at their moments and watches every submission until each has ended or the
+     * timeout passed, showing progress on the board; {@code tick}
      * runs after every look (tests act on the system mid-run there). Returns whether every submission ended.
      */
     public boolean await(Duration timeout, ProgressBoard board, Consumer<List<SubmissionRun>> tick)
             throws InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
         while (true) {
+            submitDue();
             SubmissionPods pods = nodeGroup.held() ? pods() : null;
             for (SubmissionRun run : runs) {
                 if (!run.ended()) {
-                    run.observe(system.stack().evalAi());
-                    if (pods != null && pods.waitsForCapacity(run.submissionId())) {
-                        run.podWaits(system.stack().evalAi());
+                    try {
+                        run.observe(system.stack().evalAi(), evalAiQueueUp());
+                        if (pods != null && pods.waitsForCapacity(run.submissionId())) {
+                            run.podWaits(system.stack().evalAi());
+                        }
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.INFO, "submission " + run.submissionId() + " not looked at: " + e.getMessage());
                     }
                 }
                 board.show(run.submissionId(), run.progressLine());
@@ -139,7 +188,7 @@ public final class LocalRun {
                 nodeGroup.look(runs, pods, this::deadlineSeconds);
             }
             tick.accept(List.copyOf(runs));
-            if (runs.stream().allMatch(SubmissionRun::ended)) {
+            if (scheduled.isEmpty() && runs.stream().allMatch(SubmissionRun::ended)) {
                 return true;
             }
             if (Instant.now().isAfter(deadline)) {

@@ -46,6 +46,14 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
      */
     public static final Duration CAPACITY_DEADLINE = Duration.ofSeconds(150);
 
+    /**
+     * The stuck rules that mend a lost message (domain {@code StuckRules}) at the demo's pace, so a run of a few
+     * minutes sees them act: a launch request or a final report lost to an outage is sent again after a minute.
+     * No progress for 15 min stays as it is: outages here are shorter, and a submission must never fail of them.
+     */
+    static final Map<String, String> STUCK_CHECKS = Map.of("stuck.check-every", "PT10S",
+            "stuck.unlaunched-after", "PT1M", "stuck.unconfirmed-final-after", "PT1M");
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The demo: 4 routes of 3 s on one worker pair, logcopy every 2 s. */
@@ -136,16 +144,21 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
     }
 
     /**
-     * What a service gets on top of the stack's {@code quarkusConfig()}: the demo's logcopy period, and the relay's
-     * cancel check at the same compressed pace (a cancel while Pending is noticed in seconds, not the minute of
-     * production); for ops-console, a static operator token instead of OIDC.
+     * What a service gets on top of the stack's {@code quarkusConfig()}: the demo's logcopy period; the relay's cancel
+     * check at the same compressed pace (a cancel while Pending is noticed in seconds, not the minute of production);
+     * the stuck rules' demo pace; for ops-console, a static operator token instead of OIDC.
      */
     public Map<String, String> serviceConfig(String service) {
         if (service.equals("job-launcher")) {
             return Map.of("launcher.logs-period", logsPeriod.toString());
         }
         if (service.equals("results-relay")) {
-            return Map.of("relay.cancel-check.every", Math.max(1, logsPeriod.toSeconds()) + "s");
+            var config = new java.util.HashMap<>(STUCK_CHECKS);
+            config.put("relay.cancel-check.every", Math.max(1, logsPeriod.toSeconds()) + "s");
+            return Map.copyOf(config);
+        }
+        if (service.equals("ingest-service")) {
+            return STUCK_CHECKS;
         }
         if (service.equals(CONSOLE)) {
             // The stand-in's challenge (EvalAiOptions' default), for records written before they held challenge_id.

@@ -2,6 +2,7 @@ package org.carla.leaderboard.localstack.run;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -18,21 +19,29 @@ public final class LocalRunMain {
     private LocalRunMain() {
     }
 
+    /**
+     * @param seed the chaos plan's seed ({@code --seed}); with {@code --chaos} and no seed, one drawn at random and
+     *             printed, so a run can be played again
+     */
     record Options(int submissions, String scenario, boolean keep, boolean help, Path projectDir, Path workDir,
-            Duration timeout) {
+            Duration timeout, boolean chaos, long seed) {
 
         static Options parse(String[] args) {
             Integer submissions = null;
             String scenario = "happy";
             boolean keep = false;
+            boolean chaos = false;
+            Long seed = null;
             Path projectDir = Path.of("").toAbsolutePath();
             Path workDir = null;
-            Duration timeout = Duration.ofMinutes(10);
+            Duration timeout = null;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--help", "-h" -> {
-                        return new Options(2, scenario, false, true, projectDir, workDir, timeout);
+                        return new Options(2, scenario, false, true, projectDir, workDir, Duration.ZERO, false, 0);
                     }
+                    case "--chaos" -> chaos = true;
+                    case "--seed" -> seed = number(value(args, ++i, "--seed"), "--seed");
                     case "--submissions" -> submissions = positive(value(args, ++i, "--submissions"), "--submissions");
                     case "--scenario" -> scenario = value(args, ++i, "--scenario");
                     case "--keep" -> keep = true;
@@ -45,11 +54,31 @@ public final class LocalRunMain {
             int count = submissions != null ? submissions : scenario.equalsIgnoreCase("mixed") ? Scenario.MIXED.size()
                     : scenario.equalsIgnoreCase("all") ? Scenario.values().length : 2;
             Scenario.plan(scenario, count); // checks the name
+            if (seed != null && !chaos) {
+                throw new IllegalArgumentException("--seed is the chaos plan's: it needs --chaos");
+            }
+            if (chaos && keep) {
+                throw new IllegalArgumentException("--keep and --chaos do not go together");
+            }
             if (workDir == null) {
                 workDir = projectDir.resolve("local-stack/target/run")
                         .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             }
-            return new Options(count, scenario, keep, false, projectDir, workDir, timeout);
+            if (timeout == null) {
+                // A chaos run makes its submissions over the chaos window, and its outages slow them down.
+                timeout = chaos ? Duration.ofMinutes(10).plus(ChaosPlan.window(count).multipliedBy(2))
+                        : Duration.ofMinutes(10);
+            }
+            return new Options(count, scenario, keep, false, projectDir, workDir, timeout, chaos,
+                    seed != null ? seed : new SecureRandom().nextInt(1_000_000));
+        }
+
+        private static long number(String text, String option) {
+            try {
+                return Long.parseLong(text);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " takes a whole number, not " + text);
+            }
         }
 
         private static String value(String[] args, int index, String option) {
@@ -75,6 +104,7 @@ public final class LocalRunMain {
     static String usage() {
         return """
                 Usage: ./run-local.sh [--submissions N] [--scenario S] [--keep] [--timeout S] [--work-dir DIR]
+                       ./run-local.sh --scenario mixed --submissions N --chaos [--seed S]
                        ./run-local.sh --stack-only [stack options]      (see ./run-local.sh --stack-only --help)
 
                   --submissions N   sample submissions to create on the EvalAI stand-in (default 2; 4 with mixed,
@@ -103,13 +133,21 @@ public final class LocalRunMain {
                                     mixed:          happy, crash, cancel and resume, cycled, all at once
                                     all:            every scenario above, cycled, all at once
                   --keep            leave everything running at the end and print the endpoints (Ctrl-C stops)
-                  --timeout S       give up after S seconds (default 600)
+                  --chaos           make the submissions one by one over a window (12 s each, at least 60 s) while,
+                                    at moments drawn from the seed: each of ingest-service, job-launcher and
+                                    results-relay is killed (SIGKILL) and started again twice; ElasticMQ, DynamoDB
+                                    Local and S3Proxy are each killed or frozen for 5-20 s; EvalAI fails twice for
+                                    10-40 s (503, 429, no answer, or connections refused). Exit 0 only when every
+                                    submission reached its scenario's status exactly once on EvalAI and in DynamoDB,
+                                    no run had two Jobs, every dead-letter queue is empty and no process is left
+                  --seed S          the chaos plan's seed (default: drawn and printed); the same seed, the same plan
+                  --timeout S       give up after S seconds (default 600; with --chaos, 600 + twice the window)
                   --work-dir DIR    logs, data, S3 objects (default local-stack/target/run/<date-time>)
                   --help            this text
 
-                Exit status: 0 when every submission reached its scenario's status on EvalAI, 1 otherwise,
-                2 on bad usage. No process is left behind (unless --keep, until Ctrl-C).""".formatted(
-                Scenario.values().length, LocalRunConfig.CAPACITY_DEADLINE.toSeconds());
+                Exit status: 0 when every submission reached its scenario's status on EvalAI (and, with --chaos,
+                everything above held), 1 otherwise, 2 on bad usage. No process is left behind (unless --keep, until
+                Ctrl-C).""".formatted(Scenario.values().length, LocalRunConfig.CAPACITY_DEADLINE.toSeconds());
     }
 
     public static void main(String[] args) throws InterruptedException {
@@ -144,6 +182,7 @@ public final class LocalRunMain {
             return 1;
         }
         int status;
+        ChaosVerdict verdict = null;
         try {
             out.printf(Locale.ROOT, "run-local: ready in %.0f s; submitting %d (%s)%n", seconds(started),
                     plan.size(), options.scenario().toLowerCase(Locale.ROOT));
@@ -151,10 +190,23 @@ public final class LocalRunMain {
                     + config.operatorTokenFile() + ")");
             var run = new LocalRun(system);
             long submitted = System.nanoTime();
-            run.submit(plan);
             var board = new ProgressBoard(out, System.console() != null);
-            boolean ended = run.await(options.timeout(), board, runs -> { });
-            boolean noJobs = ended && run.awaitNoJobs(Duration.ofSeconds(60));
+            boolean ended;
+            boolean noJobs;
+            if (options.chaos()) {
+                var chaos = ChaosPlan.of(options.seed(), ChaosPlan.window(plan.size()));
+                out.printf(Locale.ROOT, "run-local: chaos, seed %d (./run-local.sh --scenario %s --submissions %d"
+                        + " --chaos --seed %d plays it again): %d submissions over %d s, and%n", options.seed(),
+                        options.scenario(), plan.size(), options.seed(), plan.size(), chaos.window().toSeconds());
+                chaos.outages().forEach(outage -> out.println("  " + outage.describe()));
+                verdict = ChaosRun.play(system, run, plan, chaos, options.timeout(), board);
+                ended = verdict.ended();
+                noJobs = verdict.noJobsLeft();
+            } else {
+                run.submit(plan);
+                ended = run.await(options.timeout(), board, runs -> { });
+                noJobs = ended && run.awaitNoJobs(Duration.ofSeconds(60));
+            }
             out.println();
             out.print(run.table());
             out.printf(Locale.ROOT, "%nrun-local: %s in %.0f s after submitting (%.0f s in all)%n",
@@ -180,14 +232,21 @@ public final class LocalRunMain {
             system.close();
         }
         List<ProcessHandle> left = LocalSystem.leftoverProcesses();
+        if (verdict != null) {
+            verdict.processesLeft(left);
+            out.println();
+            verdict.print(out);
+            status = verdict.passed() && status == 0 ? 0 : 1;
+        }
         if (!left.isEmpty()) {
             out.println("run-local: processes left behind, killing them: " + left.stream()
                     .map(p -> p.pid() + " " + p.info().command().orElse("?")).toList());
             left.forEach(ProcessHandle::destroyForcibly);
             return 1;
         }
-        out.println("run-local: everything stopped, no process left" + (status == 0 ? "" : "; NOT every submission "
-                + "reached its expected status"));
+        out.println("run-local: everything stopped, no process left" + (status == 0 ? "" : verdict != null
+                ? "; the chaos run did NOT pass" : "; NOT every submission reached its expected status"));
+        out.printf(Locale.ROOT, "run-local: %.0f s in all%n", seconds(started));
         return status;
     }
 

@@ -43,8 +43,11 @@ public final class SubmissionRun {
         this.bucket = bucket;
     }
 
-    /** Reads what EvalAI shows now and plays the host's part of the scenario. */
-    void observe(EvalAiStandIn evalAi) {
+    /**
+     * Reads what EvalAI shows now and plays the host's part of the scenario; a resume, which EvalAI announces on its
+     * queue, waits while that queue is down ({@code queueUp} false).
+     */
+    void observe(EvalAiStandIn evalAi, boolean queueUp) {
         view = evalAi.submission(pk).orElseThrow();
         Instant runStart = view.rerunResumedAt() != null ? view.rerunResumedAt() : Instant.EPOCH;
         finalUpdateReceived = evalAi.calls().stream()
@@ -54,7 +57,7 @@ public final class SubmissionRun {
             cancelRequested = true;
             view = evalAi.cancel(pk);
         }
-        if (scenario == Scenario.RESUME && !resumeRequested && status.equals("failed")) {
+        if (scenario == Scenario.RESUME && !resumeRequested && status.equals("failed") && queueUp) {
             resumeRequested = true;
             view = evalAi.resume(pk);
         }

@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
-import org.carla.leaderboard.domain.record.StuckRules;
-
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -44,8 +42,6 @@ public interface ConsoleConfig {
 
     DeadLetters deadLetters();
 
-    Stuck stuck();
-
     Auth auth();
 
     interface LogTail {
@@ -66,28 +62,6 @@ public interface ConsoleConfig {
         /** Most messages one redrive moves. */
         @WithDefault("100")
         int redriveMax();
-    }
-
-    /** The bounds of {@link StuckRules}. */
-    interface Stuck {
-        @WithDefault("PT10M")
-        Duration noJob();
-
-        @WithDefault("PT30M")
-        Duration noProgress();
-
-        @WithDefault("PT2H")
-        Duration failAfter();
-
-        @WithDefault("PT5M")
-        Duration unconfirmed();
-
-        @WithDefault("PT5M")
-        Duration jobEndUnreported();
-
-        default StuckRules.Bounds bounds() {
-            return new StuckRules.Bounds(noJob(), noProgress(), failAfter(), unconfirmed(), jobEndUnreported());
-        }
     }
 
     interface Auth {

@@ -11,8 +11,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.carla.leaderboard.console.SubmissionRecord;
 import org.carla.leaderboard.console.client.Cluster.JobView;
 import org.carla.leaderboard.console.client.Cluster.PodView;
-import org.carla.leaderboard.console.config.ConsoleConfig;
 import org.carla.leaderboard.domain.record.GpuUsage;
+import org.carla.leaderboard.domain.record.StuckConfig;
 import org.carla.leaderboard.domain.record.StuckRules;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 
@@ -21,11 +21,11 @@ import org.carla.leaderboard.domain.track.TrackCatalog;
 public class SubmissionOverview {
 
     private final TrackCatalog catalog;
-    private final ConsoleConfig config;
+    private final StuckConfig stuck;
 
-    SubmissionOverview(TrackCatalog catalog, ConsoleConfig config) {
+    SubmissionOverview(TrackCatalog catalog, StuckConfig stuck) {
         this.catalog = catalog;
-        this.config = config;
+        this.stuck = stuck;
     }
 
     /** What to show: each filter is ignored when blank; the team matches its id or a part of its name. */
@@ -59,9 +59,9 @@ public class SubmissionOverview {
                 job.map(JobView::name).orElse(record.jobName()),
                 job.map(j -> j.active() ? "active" : j.condition()).orElse(null),
                 pod.map(PodView::phase).orElse(null), record.lastProgressTime(), record.submittedTime(),
-                record.endTime(), finding.map(f -> f.rule().name()).orElse(null),
+                record.endTime(), finding.map(f -> f.rule().label()).orElse(null),
                 finding.map(f -> f.rule().description() + " for " + minutes(f.stuckFor()) + " (mend: "
-                        + f.rule().mend() + ")").orElse(null),
+                        + f.mend() + ")").orElse(null),
                 record.failureReason());
     }
 
@@ -84,7 +84,7 @@ public class SubmissionOverview {
         Instant activity = record.lastProgressTime() != null ? record.lastProgressTime() : record.runStart();
         return StuckRules.check(new StuckRules.Observed(record.status(), record.run(), record.launchedRun(),
                 record.jobEndedRun(), record.statusSince(), activity, record.finalSent(), record.endTime(), observed),
-                look.at(), config.stuck().bounds());
+                look.at(), stuck.bounds());
     }
 
     private static Long seconds(Duration duration) {

@@ -11,7 +11,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param waitingSeconds time the current run waited for capacity (its pod Pending)
  * @param runningSeconds time the current run's pod has run
  * @param gpuHours       the GPU-hours of the ended runs (recorded) plus the current run's so far
- * @param stuck          the stuck rule it breaks ({@code StuckRules.Rule} name), else {@code null}
+ * @param stuck          the stuck rule it breaks ({@code StuckRules.Rule} label: {@code unlaunched}, ...), else {@code null}
  */
 @RegisterForReflection
 public record SubmissionRow(String leaderboard, String teamId, String teamName, String submissionId, String track,

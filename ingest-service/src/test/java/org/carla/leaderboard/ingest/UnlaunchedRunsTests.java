@@ -1,0 +1,213 @@
+package org.carla.leaderboard.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import org.carla.leaderboard.domain.event.EventCodec;
+import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.domain.event.NotLaunched;
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.evalai.NewSubmission;
+import org.carla.leaderboard.localstack.testing.InjectLocalStack;
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.carla.leaderboard.messaging.QueuesConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * The stuck rule {@code unlaunched} against the real ElasticMQ, DynamoDB Local and EvalAI stand-in: a run whose launch
+ * request was lost (taken off the queue here, as a dead-letter or a purge would) has it published again, once per
+ * bound, until job-launcher claims the run; a submission cancelled meanwhile gets its not-launched event instead; an
+ * EvalAI outage only delays the mend. The bounds are shortened (check every second, stuck after 3 s).
+ */
+@QuarkusTest
+@TestProfile(UnlaunchedRunsTests.ShortBounds.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
+class UnlaunchedRunsTests {
+
+    static final Duration BOUND = Duration.ofSeconds(3);
+
+    public static class ShortBounds implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("stuck.check-every", "1s", "stuck.unlaunched-after", BOUND.toString());
+        }
+    }
+
+    @InjectLocalStack
+    RunningStack stack;
+
+    IntakeStack intake;
+
+    @BeforeEach
+    void purge() {
+        intake = new IntakeStack(stack);
+        intake.purge();
+    }
+
+    @AfterEach
+    void clearFaults() {
+        stack.evalAi().clearFaults();
+    }
+
+    @Test
+    void aLostLaunchRequestIsPublishedAgainOncePerBoundUntilTheRunIsClaimed() {
+        long team = IntakeStack.uniqueTeam();
+        double mendsBefore = IntakeStack.metric("leaderboard_stuck_mends_total", "rule", "unlaunched");
+        var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "lost", 1187, IntakeStack.IMAGE));
+        Message first = awaitLaunchRequest(submission.pk());
+        // Nobody takes it: job-launcher never sees this request.
+
+        Message second = awaitLaunchRequest(submission.pk());
+        Message third = awaitLaunchRequest(submission.pk());
+
+        LaunchRequest again = EventCodec.parseLaunchRequest(second.body());
+        assertThat(again.run()).isEqualTo(1);
+        assertThat(again.resume()).isFalse();
+        assertThat(again.imageUri()).isEqualTo(IntakeStack.IMAGE);
+        assertThat(again.submission()).isEqualTo(EventCodec.parseLaunchRequest(first.body()).submission());
+        var record = intake.record("leaderboard-10", team, submission.pk());
+        // Counted from when the record became SUBMITTED, then from each request published again.
+        Instant submitted = Instant.parse(record.get("status_history").l().get(0).m().get("at").s());
+        assertThat(Duration.between(submitted, sent(second))).isGreaterThan(BOUND);
+        assertThat(Duration.between(sent(second), sent(third))).as("once per bound").isGreaterThanOrEqualTo(BOUND);
+        assertThat(record.get("submission_status").s()).isEqualTo("SUBMITTED");
+        assertThat(record.get("run").n()).isEqualTo("1");
+        assertThat(Instant.parse(record.get("launch_requested_time").s())).isAfter(sent(first));
+        assertThat(record.get("status_history").l()).as("a mend changes no status").hasSize(1);
+        assertThat(IntakeStack.metric("leaderboard_stuck_mends_total", "rule", "unlaunched", "mend",
+                "announced-again")).isGreaterThanOrEqualTo(mendsBefore + 2);
+        assertThat(IntakeStack.metric("leaderboard_stuck_submissions", "rule", "unlaunched")).isPositive();
+
+        // job-launcher claims the run: the rule leaves it alone.
+        claim("leaderboard-10", team, submission.pk(), 1);
+        drain(submission.pk());
+        await().during(BOUND.multipliedBy(2)).atMost(BOUND.multipliedBy(3))
+                .until(() -> receive(launchRequestOf(submission.pk())).isEmpty());
+        intake.assertNoDeadLetters();
+    }
+
+    @Test
+    void aResumedRunIsAskedForAgainWithItsRunAndResume() throws Exception {
+        long team = IntakeStack.uniqueTeam();
+        var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "resumed", 1187, IntakeStack.IMAGE));
+        awaitLaunchRequest(submission.pk());
+        claim("leaderboard-10", team, submission.pk(), 1);
+        intake.failOnEvalAi(submission.challengePk(), 1187, submission.pk());
+        intake.setStatus("leaderboard-10", team, submission.pk(), "FAILED");
+        stack.evalAi().resume(submission.pk());
+        assertThat(EventCodec.parseLaunchRequest(awaitLaunchRequest(submission.pk()).body()).run()).isEqualTo(2);
+
+        LaunchRequest again = EventCodec.parseLaunchRequest(awaitLaunchRequest(submission.pk()).body());
+
+        assertThat(again.run()).isEqualTo(2);
+        assertThat(again.resume()).isTrue();
+        assertThat(intake.record("leaderboard-10", team, submission.pk()).get("resumes").n()).isEqualTo("1");
+    }
+
+    @Test
+    void aSubmissionCancelledWhileUnlaunchedGetsItsNotLaunchedEventAndNoLaunch() {
+        long team = IntakeStack.uniqueTeam();
+        var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "gone", 1187, IntakeStack.IMAGE));
+        awaitLaunchRequest(submission.pk());
+
+        stack.evalAi().cancel(submission.pk());
+
+        var events = new ArrayList<NotLaunched>();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            receive(QueuesConfig.SUBMISSION_EVENTS, message -> true).stream()
+                    .map(m -> EventCodec.parseSubmissionEvent(m.body()))
+                    .filter(e -> e instanceof NotLaunched && e.submission().submissionPk() == submission.pk())
+                    .forEach(e -> events.add((NotLaunched) e));
+            return !events.isEmpty();
+        });
+        assertThat(events.get(0).reason()).isEqualTo(NotLaunched.Reason.CANCELLED);
+        assertThat(events.get(0).run()).isEqualTo(1);
+        assertThat(receive(launchRequestOf(submission.pk()))).as("no launch of a cancelled submission").isEmpty();
+    }
+
+    @Test
+    void anEvalAiOutageDelaysTheMendAndLosesNothing() {
+        long team = IntakeStack.uniqueTeam();
+        var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "patient", 1187, IntakeStack.IMAGE));
+        awaitLaunchRequest(submission.pk());
+        stack.evalAi().failFor(Duration.ofMinutes(5), 503);
+
+        // The rule's pass stops at the first submission EvalAI does not answer for (records of other tests, maybe).
+        Instant down = Instant.now();
+        await().atMost(Duration.ofSeconds(30)).until(() -> stack.evalAi().calls().stream()
+                .anyMatch(c -> c.path().startsWith("/api/jobs/submission/") && c.status() == 503
+                        && c.time().isAfter(down.plus(BOUND))));
+        assertThat(receive(launchRequestOf(submission.pk()))).isEmpty();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> IntakeStack.metric("leaderboard_stuck_submissions", "rule", "unlaunched") > 0);
+
+        stack.evalAi().clearFaults();
+
+        assertThat(EventCodec.parseLaunchRequest(awaitLaunchRequest(submission.pk()).body()).run()).isEqualTo(1);
+        intake.assertNoDeadLetters();
+    }
+
+    /** What job-launcher does before it creates a run's Job. */
+    private void claim(String table, long team, long submissionPk, int run) {
+        stack.dynamoDb().updateItem(r -> r.tableName(table)
+                .key(Map.of("team_id", AttributeValue.fromS(Long.toString(team)),
+                        "submission_id", AttributeValue.fromS(Long.toString(submissionPk))))
+                .updateExpression("SET launched_run = :run, submission_status = :pending")
+                .expressionAttributeValues(Map.of(":run", AttributeValue.fromN(Integer.toString(run)),
+                        ":pending", AttributeValue.fromS("PENDING"))));
+    }
+
+    private Message awaitLaunchRequest(long submissionPk) {
+        var found = new ArrayList<Message>();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            found.addAll(receive(launchRequestOf(submissionPk)));
+            return !found.isEmpty();
+        });
+        assertThat(found).as("one launch request at a time").hasSize(1);
+        return found.get(0);
+    }
+
+    private void drain(long submissionPk) {
+        receive(launchRequestOf(submissionPk));
+    }
+
+    private static Predicate<Message> launchRequestOf(long submissionPk) {
+        return message -> EventCodec.parseLaunchRequest(message.body()).submission().submissionPk() == submissionPk;
+    }
+
+    private List<Message> receive(Predicate<Message> wanted) {
+        return receive(QueuesConfig.LAUNCH_REQUESTS, wanted);
+    }
+
+    /** Takes what is on the queue now; keeps (deletes) the wanted ones, drops the others (other tests' records). */
+    private List<Message> receive(String queue, Predicate<Message> wanted) {
+        String url = stack.queueUrl(queue);
+        var messages = stack.sqs().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1)
+                .messageSystemAttributeNames(MessageSystemAttributeName.SENT_TIMESTAMP)).messages();
+        messages.forEach(m -> stack.sqs().deleteMessage(r -> r.queueUrl(url).receiptHandle(m.receiptHandle())));
+        return messages.stream().filter(wanted).toList();
+    }
+
+    private static Instant sent(Message message) {
+        return Instant.ofEpochMilli(Long.parseLong(message.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP)));
+    }
+}
