@@ -13,7 +13,7 @@ import org.carla.leaderboard.domain.record.StuckRules;
 import org.carla.leaderboard.domain.record.StuckRules.Rule;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.domain.track.TrackCatalog;
-import org.carla.leaderboard.ingest.client.EvalAiUnavailableException;
+import org.carla.leaderboard.domain.evalai.EvalAiUnavailableException;
 import org.carla.leaderboard.ingest.service.UnclaimedRecords.Unclaimed;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
