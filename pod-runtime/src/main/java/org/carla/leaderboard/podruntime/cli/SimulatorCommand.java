@@ -3,7 +3,6 @@ package org.carla.leaderboard.podruntime.cli;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_RENDERER;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_ROOT;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_SERVER_COMMAND;
-import static org.carla.leaderboard.domain.pod.PodEnvironment.NVIDIA_VISIBLE_DEVICES;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -31,6 +30,12 @@ public class SimulatorCommand implements Callable<Integer> {
     static final String DEFAULT_COMMAND = "./CarlaUE4.sh -{renderer} -carla-rpc-port={port} -RenderOffScreen -nosound "
             + "-ini:[/Script/Engine.RendererSettings]:r.GraphicsAdapter={gpu}";
 
+    /**
+     * The device plugin gives the container exactly its GPU, so the one adapter it sees is 0. NVIDIA_VISIBLE_DEVICES
+     * is the runtime's there (a device UUID by default), never an adapter index.
+     */
+    static final String GRAPHICS_ADAPTER = "0";
+
     private static final Logger LOG = Logger.getLogger(SimulatorCommand.class);
 
     @Override
@@ -46,7 +51,7 @@ public class SimulatorCommand implements Callable<Integer> {
                     PodEnvironment.value(env, CARLA_SERVER_COMMAND).orElse(DEFAULT_COMMAND),
                     Map.of("{port}", Integer.toString(settings.carlaPort()),
                             "{renderer}", PodEnvironment.value(env, CARLA_RENDERER).orElse("vulkan"),
-                            "{gpu}", PodEnvironment.value(env, NVIDIA_VISIBLE_DEVICES).orElse("0"))),
+                            "{gpu}", GRAPHICS_ADAPTER)),
                     Optional.of(Path.of(PodEnvironment.value(env, CARLA_ROOT).orElse("/home/carla"))), Map.of(),
                     Optional.of(log));
         } catch (IllegalArgumentException e) {
