@@ -68,7 +68,7 @@ class GeneratedManifestsTests {
                 // Exactly what job-launcher calls (job-launcher/README.md, "RBAC"): the finalizer and the
                 // finished-reported mark are one JSON patch; container outcomes come from listing the Job's pods.
                 "batch/jobs", Set.of("create", "get", "list", "watch", "patch", "delete"),
-                "/pods", Set.of("list")));
+                "/pods", Set.of("list", "watch")));
 
         String launcherNamespace = deployment("job-launcher").getMetadata().getNamespace();
         List<RoleBinding> bindings = ServiceManifestChecks.ofKind(launcher, RoleBinding.class);

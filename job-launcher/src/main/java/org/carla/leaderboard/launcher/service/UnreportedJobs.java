@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.carla.leaderboard.domain.record.StuckConfig;
 import org.carla.leaderboard.domain.record.StuckRules;
 import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.launcher.job.JobMetadata;
@@ -17,8 +18,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The stuck-submission rule {@value #RULE} as the cluster shows it: a Job that ended (or is being deleted) longer ago than
- * the domain's bound of that rule ({@link StuckRules.Rule#JOB_END_UNREPORTED}, {@link StuckRules.Bounds}) and whose
+ * The stuck-submission rule {@code unreported-job} as the cluster shows it: a Job that ended (or is being deleted) longer
+ * ago than the bound of that rule ({@link StuckRules.Rule#UNREPORTED_JOB}, {@code stuck.unreported-job-after}) and whose
  * end is still not reported, so its submission cannot reach a final status — also a Job whose annotations were edited
  * into something unreadable, which no record shows. Counted by the reconcile on every pass and exposed as
  * {@code leaderboard_stuck_submissions{rule="unreported-job"}}, the metric every stuck rule shares.
@@ -26,17 +27,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 @ApplicationScoped
 public class UnreportedJobs {
 
-    public static final String METRIC = "leaderboard.stuck.submissions";
-    public static final String RULE = "unreported-job";
-    private static final Duration BOUND = StuckRules.Bounds.defaults().jobEndUnreported();
+    private static final String RULE = StuckRules.Rule.UNREPORTED_JOB.label();
 
     private final AtomicInteger count = new AtomicInteger();
     private final MeterRegistry registry;
     private final Gauge gauge;
 
-    UnreportedJobs(MeterRegistry registry) {
+    private final Duration bound;
+
+    UnreportedJobs(MeterRegistry registry, StuckConfig stuck) {
         this.registry = registry;
-        this.gauge = Gauge.builder(METRIC, count, AtomicInteger::get).tag("rule", RULE)
+        this.bound = stuck.unreportedJobAfter();
+        this.gauge = Gauge.builder(StuckRules.GAUGE, count, AtomicInteger::get).tag(StuckRules.RULE_TAG, RULE)
                 .description("Submissions stuck, by rule: " + RULE + " = Jobs ended and not reported")
                 .register(registry);
     }
@@ -48,11 +50,11 @@ public class UnreportedJobs {
     }
 
     /** Whether this Job is stuck by the rule at {@code now}: ended over the bound ago, its end not reported. */
-    public static boolean stuck(Job job, Instant now) {
+    boolean stuck(Job job, Instant now) {
         if (!JobEnd.ending(job) || JobMetadata.finishedReported(job)) {
             return false;
         }
-        return JobEnd.endedAt(job).map(ended -> ended.plus(BOUND).isBefore(now)).orElse(true);
+        return JobEnd.endedAt(job).map(ended -> ended.plus(bound).isBefore(now)).orElse(true);
     }
 
     /** Counts the stuck Jobs among those the launcher watches; returns the count. */
