@@ -21,6 +21,11 @@ public record JobFinished(int version, SubmissionIdentity submission, int run, S
         Instant at) implements SubmissionEvent {
 
     public static final String TYPE = "job-finished";
+    /**
+     * The reason of a {@code DELETED} run whose pod waited for GPU capacity longer than job-launcher allows: the
+     * relay tells the participant it never ran.
+     */
+    public static final String CAPACITY_WAIT_EXCEEDED = "CapacityWaitExceeded";
 
     public enum Outcome {
         SUCCEEDED,

@@ -5,6 +5,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
 
+import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.Outcome;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -26,7 +27,7 @@ public record JobEnd(Outcome outcome, String reason, Instant finishedAt) {
     /** The record of this run is final already (FINISHED, FAILED or CANCELLED). */
     public static final String RECORD_TERMINAL = "RecordTerminal";
     /** The pod waited for GPU capacity longer than {@code launcher.longest-capacity-wait}. */
-    public static final String CAPACITY_WAIT_EXCEEDED = "CapacityWaitExceeded";
+    public static final String CAPACITY_WAIT_EXCEEDED = JobFinished.CAPACITY_WAIT_EXCEEDED;
 
     /** The end of a finished Job; empty while it runs (or waits for admission). */
     public static Optional<JobEnd> of(Job job) {

@@ -64,6 +64,10 @@ class FailureExplanation {
 
     static String reason(JobFinished event) {
         String reason = event.reason() == null ? "" : event.reason();
+        if (event.outcome() == JobFinished.Outcome.DELETED && reason.equals(JobFinished.CAPACITY_WAIT_EXCEEDED)) {
+            return "it waited for a GPU node longer than the cluster allows and never ran (" + reason
+                    + "); it used no GPU time. Resubmit, or ask the organisers if this happens again.";
+        }
         if (event.outcome() == JobFinished.Outcome.DELETED) {
             return "its Job was deleted before it finished" + (reason.isBlank() ? "." : " (" + reason + ").");
         }

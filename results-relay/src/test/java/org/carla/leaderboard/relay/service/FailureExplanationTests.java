@@ -23,6 +23,9 @@ class FailureExplanationTests {
                 .contains("longer than the track's deadline");
         assertThat(FailureExplanation.reason(finished(JobFinished.Outcome.DELETED, null)))
                 .isEqualTo("its Job was deleted before it finished.");
+        assertThat(FailureExplanation.reason(finished(JobFinished.Outcome.DELETED, JobFinished.CAPACITY_WAIT_EXCEEDED)))
+                .contains("waited for a GPU node longer than the cluster allows and never ran")
+                .contains("no GPU time");
         assertThat(FailureExplanation.reason(finished(JobFinished.Outcome.SUCCEEDED, null)))
                 .isEqualTo("not every container finished its work.");
     }
