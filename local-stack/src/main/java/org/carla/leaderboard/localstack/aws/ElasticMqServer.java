@@ -48,6 +48,8 @@ public final class ElasticMqServer extends LocalAwsServer {
     List<String> command(StackContext context, int port) throws Exception {
         var config = context.workDir().resolve("elasticmq.conf");
         // Queues and messages in an H2 file, so a killed server comes back with what it held; a stack starts empty.
+        // WRITE_DELAY=0: each commit reaches the file before SQS answers, as a message SQS acknowledged is never lost
+        // (H2's default delays writes by up to 500 ms: a SIGKILL right after a send lost the message).
         var database = context.workDir().resolve(DATABASE);
         Files.deleteIfExists(database.resolveSibling(DATABASE + ".mv.db"));
         Files.deleteIfExists(database.resolveSibling(DATABASE + ".trace.db"));
@@ -57,7 +59,7 @@ public final class ElasticMqServer extends LocalAwsServer {
                 rest-sqs { enabled = true, bind-port = %d, bind-hostname = "127.0.0.1", sqs-limits = strict }
                 generate-node-address = false
                 aws { region = "%s", accountId = "000000000000" }
-                messages-storage { enabled = true, uri = "jdbc:h2:%s", prune-data-on-init = false }
+                messages-storage { enabled = true, uri = "jdbc:h2:%s;WRITE_DELAY=0", prune-data-on-init = false }
                 """.formatted(port, port, context.region(), database), StandardCharsets.UTF_8);
         return ServerProcess.javaCommand(ServerClassPath.of("elasticmq", LAUNCHER),
                 List.of("-Dconfig.file=" + config),
