@@ -97,6 +97,8 @@ class ResultsRelayIT {
 
         given.report(report);
         await().atMost(PATIENCE).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
+        // the record's progress is written right after EvalAI's update
+        await().atMost(PATIENCE).until(() -> given.record().containsKey(SubmissionTable.ROUTES_DONE));
         assertThat(given.record().get(SubmissionTable.ROUTES_DONE).n()).isEqualTo("1");
     }
 
