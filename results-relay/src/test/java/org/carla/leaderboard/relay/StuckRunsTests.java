@@ -52,24 +52,21 @@ class StuckRunsTests {
     static final Duration NO_PROGRESS_AFTER = Duration.ofSeconds(3);
     static final Duration NO_PROGRESS_FAIL_AFTER = Duration.ofSeconds(10);
 
+    @Inject
+    MeterRegistry registry;
+
     @InjectLocalStack
     RunningStack stack;
 
     @Inject
-    MeterRegistry registry;
-
-    @Inject
     CircuitBreakerMaintenance breakers;
 
+    /** EvalAI up and the client's circuit breakers closed, whatever ran before. */
     @BeforeEach
+    @AfterEach
     void evalAiUp() {
         stack.evalAi().clearFaults();
         breakers.resetAll();
-    }
-
-    @AfterEach
-    void evalAiRecovers() {
-        stack.evalAi().clearFaults();
     }
 
     @Test

@@ -14,9 +14,9 @@ import org.carla.leaderboard.domain.record.StuckRules;
 import org.carla.leaderboard.domain.record.StuckRules.Finding;
 import org.carla.leaderboard.domain.record.StuckRules.Rule;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
-import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.relay.client.EvalAiClient;
 import org.carla.leaderboard.relay.client.EvalAiNotShownException;
+import org.carla.leaderboard.relay.service.IndexedRuns.Found;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
@@ -49,7 +49,7 @@ public class StuckRuns {
     static final String FINAL_SENT = "final-sent";
     private static final Logger LOG = Logger.getLogger(StuckRuns.class);
 
-    private final TrackCatalog catalog;
+    private final IndexedRuns runs;
     private final SubmissionRecords records;
     private final FinalReports finals;
     private final SubmissionLocks locks;
@@ -57,9 +57,9 @@ public class StuckRuns {
     private final StuckConfig config;
     private final StuckMetrics metrics;
 
-    StuckRuns(TrackCatalog catalog, SubmissionRecords records, FinalReports finals, SubmissionLocks locks,
+    StuckRuns(IndexedRuns runs, SubmissionRecords records, FinalReports finals, SubmissionLocks locks,
             EvalAiClient evalAi, StuckConfig config, MeterRegistry registry) {
-        this.catalog = catalog;
+        this.runs = runs;
         this.records = records;
         this.finals = finals;
         this.locks = locks;
@@ -106,23 +106,9 @@ public class StuckRuns {
         metrics.found(Rule.UNCONFIRMED_FINAL, stuck);
     }
 
-    /** The records {@code query} finds in each leaderboard's table; a table that cannot be read waits for the next check. */
     private List<Found> find(Rule rule, Function<String, List<SubmissionRecord>> query) {
-        var found = new java.util.ArrayList<Found>();
-        for (String leaderboard : catalog.leaderboards().keySet()) {
-            var destination = Destination.of(catalog, leaderboard).orElseThrow();
-            try {
-                for (SubmissionRecord record : query.apply(destination.table())) {
-                    // A record without its identity is no submission the relay reports.
-                    record.identity().ifPresent(identity -> found.add(new Found(record,
-                            destination.forPhase(catalog, identity.phasePk()))));
-                }
-            } catch (RuntimeException e) {
-                LOG.warnf("stuck rule %s: the records of %s cannot be read now (%s); again in %s", rule.label(),
-                        leaderboard, e.getMessage(), config.checkEvery());
-            }
-        }
-        return found;
+        return runs.find(query, (leaderboard, e) -> LOG.warnf("stuck rule %s: the records of %s cannot be read now"
+                + " (%s); again in %s", rule.label(), leaderboard, e.getMessage(), config.checkEvery()));
     }
 
     private Optional<Finding> finding(Rule rule, SubmissionRecord record, Instant now) {
@@ -210,9 +196,5 @@ public class StuckRuns {
             }
         });
         return answered[0];
-    }
-
-    /** A record as the index showed it, and where its submission lives. */
-    private record Found(SubmissionRecord record, Destination destination) {
     }
 }
