@@ -224,8 +224,11 @@ final class GivenSubmission {
 
     /** The run's pod started running ten minutes ago. */
     JobStarted jobStarted() {
-        Instant now = Instant.now();
-        return JobStarted.of(identity, run, jobName(), now.minusSeconds(600), now);
+        return jobStarted(Instant.now().minusSeconds(600));
+    }
+
+    JobStarted jobStarted(Instant podStartedAt) {
+        return JobStarted.of(identity, run, jobName(), podStartedAt, Instant.now());
     }
 
     /** logcopy's report of the results placed last ({@link #results}), with their digest. */

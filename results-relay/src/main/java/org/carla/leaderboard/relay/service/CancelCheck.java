@@ -10,8 +10,8 @@ import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.relay.client.EvalAiClient;
+import org.carla.leaderboard.relay.service.IndexedRuns.Found;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
@@ -32,16 +32,16 @@ public class CancelCheck {
 
     private static final Logger LOG = Logger.getLogger(CancelCheck.class);
 
-    private final TrackCatalog catalog;
+    private final IndexedRuns indexed;
     private final SubmissionRecords records;
     private final EvalAiClient evalAi;
     private final CancelRequests cancels;
     private final SubmissionLocks locks;
     private final MeterRegistry registry;
 
-    CancelCheck(TrackCatalog catalog, SubmissionRecords records, EvalAiClient evalAi, CancelRequests cancels,
+    CancelCheck(IndexedRuns indexed, SubmissionRecords records, EvalAiClient evalAi, CancelRequests cancels,
             SubmissionLocks locks, MeterRegistry registry) {
-        this.catalog = catalog;
+        this.indexed = indexed;
         this.records = records;
         this.evalAi = evalAi;
         this.cancels = cancels;
@@ -57,25 +57,18 @@ public class CancelCheck {
 
     /** One check of every run not over; a leaderboard or challenge that cannot be read now waits for the next. */
     public void check() {
-        var byChallenge = new LinkedHashMap<Long, List<Run>>();
-        for (String leaderboard : catalog.leaderboards().keySet()) {
-            var destination = Destination.of(catalog, leaderboard).orElseThrow();
-            try {
-                for (SubmissionRecord record : records.notOver(destination.table())) {
-                    // A record without its identity is no submission the relay reports.
-                    record.identity().ifPresent(identity -> byChallenge
-                            .computeIfAbsent(identity.challengePk(), challenge -> new ArrayList<>())
-                            .add(new Run(record, destination)));
-                }
-            } catch (RuntimeException e) {
-                LOG.warnf("cancel check: the records of %s cannot be read now: %s", leaderboard, e.getMessage());
-                count("unavailable");
-            }
+        var byChallenge = new LinkedHashMap<Long, List<Found>>();
+        for (Found run : indexed.find(records::notOver, (leaderboard, e) -> {
+            LOG.warnf("cancel check: the records of %s cannot be read now: %s", leaderboard, e.getMessage());
+            count("unavailable");
+        })) {
+            byChallenge.computeIfAbsent(run.record().identity().orElseThrow().challengePk(),
+                    challenge -> new ArrayList<>()).add(run);
         }
         byChallenge.forEach(this::check);
     }
 
-    private void check(long challengePk, List<Run> runs) {
+    private void check(long challengePk, List<Found> runs) {
         Set<Long> cancelled;
         try {
             cancelled = evalAi.cancelledSince(challengePk, oldest(runs));
@@ -86,7 +79,7 @@ public class CancelCheck {
             return;
         }
         count("checked");
-        for (Run run : runs) {
+        for (Found run : runs) {
             long pk = Long.parseLong(run.record().submissionId());
             if (cancelled.contains(pk)) {
                 locks.run(pk, () -> request(run.record(), run.destination()));
@@ -106,7 +99,7 @@ public class CancelCheck {
     }
 
     /** When the oldest of them was submitted; a record without a readable time lists the whole challenge. */
-    private static Instant oldest(List<Run> runs) {
+    private static Instant oldest(List<Found> runs) {
         return runs.stream().map(run -> submitted(run.record())).min(Comparator.naturalOrder())
                 .orElse(Instant.EPOCH);
     }
@@ -121,9 +114,5 @@ public class CancelCheck {
 
     private void count(String outcome) {
         registry.counter("relay.cancel.checks", "outcome", outcome).increment();
-    }
-
-    /** A run not over, as the index showed it, and where its submission lives. */
-    private record Run(SubmissionRecord record, Destination destination) {
     }
 }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -47,6 +48,10 @@ class FinalReports {
     static final String NOT_ALLOWED = "You are not allowed to submit to this track. Please, run the qualifier track first.";
     static final String CANCELLED_BEFORE_LAUNCH = "The submission was cancelled before it started.";
 
+    /** What asked for a report when no event did: the stuck rules (for the logs and {@code relay_events_*}). */
+    static final String STALLED = "stuck-no-progress";
+    static final String UNCONFIRMED = "stuck-unconfirmed-final";
+
     private static final Logger LOG = Logger.getLogger(FinalReports.class);
 
     private final SubmissionRecords records;
@@ -84,7 +89,8 @@ class FinalReports {
     }
 
     void notLaunched(SubmissionRecord record, NotLaunched event, Destination destination) {
-        report(record, event, destination, (current, recorded) -> composeNotLaunched(event, recorded));
+        report(record, event, destination, (current, recorded) -> composeNotLaunched(
+                event.reason() == NotLaunched.Reason.NOT_ALLOWED, recorded));
     }
 
     /**
@@ -104,31 +110,72 @@ class FinalReports {
         }
     }
 
+    /**
+     * The stuck rule no-progress past its fail bound: the run ends FAILED with {@code why} as what the participant
+     * reads, the results reported so far shown, its GPU-hours counted to now. job-launcher then deletes the run's Job
+     * (the record is final), and that Job's end finds the report sent.
+     */
+    boolean stalled(SubmissionRecord record, SubmissionIdentity submission, Destination destination, String why) {
+        Instant now = Instant.now();
+        return report(record, submission, STALLED, now, destination, (current, recorded) -> compose(current, destination,
+                recorded.or(() -> Optional.of(SubmissionStatus.FAILED)), current.workerPairs().orElse(1),
+                reason -> why + "\n", gpuHours(current, now), recorded.isPresent()));
+    }
+
+    /**
+     * The stuck rule unconfirmed-final: the run's recorded final status sent again, until EvalAI shows it. Without the
+     * event that ended the run, the report is composed again from the record and the submission's files: the same
+     * status, results and metrics; for a failure the recorded reason (its first line) without the containers' logs;
+     * the run's GPU-hours from its recorded start and end. A run whose pod never started and that was not allowed or
+     * cancelled gets the not-launched report again.
+     */
+    boolean resend(SubmissionRecord record, SubmissionIdentity submission, Destination destination) {
+        Instant ended = record.times().ended() != null ? record.times().ended() : Instant.now();
+        return report(record, submission, UNCONFIRMED, ended, destination, (current, recorded) -> {
+            boolean notAllowed = NOT_ALLOWED.equals(current.failureReason());
+            if (current.times().started() == null && (notAllowed || current.is(SubmissionStatus.CANCELLED))) {
+                return composeNotLaunched(notAllowed, recorded);
+            }
+            return compose(current, destination, recorded, current.workerPairs().orElse(1),
+                    reason -> current.failureReason() == null ? "" : current.failureReason() + "\n",
+                    gpuHours(current, ended), recorded.isPresent());
+        });
+    }
+
     private void report(SubmissionRecord record, SubmissionEvent event, Destination destination, Composer composer) {
-        var submission = event.submission();
+        report(record, event.submission(), event.type(), endTime(event), destination, composer);
+    }
+
+    /**
+     * {@code type}: what asked for the report (an event's type, or a stuck rule), for the logs and the metrics. True
+     * when EvalAI shows the report now; false when it was not this run's to send (sent already, or the record moved on).
+     */
+    private boolean report(SubmissionRecord record, SubmissionIdentity submission, String type, Instant endTime,
+            Destination destination, Composer composer) {
         Optional<SubmissionStatus> recorded = Optional.empty();
         if (record.isTerminal()) {
             if (record.finalSent()) {
                 LOG.infof("submission %d: dropping %s of run %d, already reported %s to EvalAI",
-                        submission.submissionPk(), event.type(), record.run(), record.status());
-                metrics.dropped(event.type(), RelayMetrics.FINAL);
-                return;
+                        submission.submissionPk(), type, record.run(), record.status());
+                metrics.dropped(type, RelayMetrics.FINAL);
+                return false;
             }
             recorded = Optional.of(record.status());
             LOG.infof("submission %d: run %d %s recorded but not confirmed by EvalAI; sending it again",
                     submission.submissionPk(), record.run(), record.status());
         }
         var report = composer.compose(record, recorded);
-        if (recorded.isEmpty() && !records.recordFinal(destination.table(), record, report.status(), endTime(event),
-                report.metrics(), report.failure(), report.gpuHours(), Instant.now())) {
+        // A silent run is failed only if it is still silent: a report that arrived meanwhile keeps it running.
+        if (recorded.isEmpty() && !records.recordFinal(destination.table(), record, report.status(), endTime,
+                report.metrics(), report.failure(), report.gpuHours(), Instant.now(), STALLED.equals(type))) {
             // Another event of the run made the record final in the meantime (or the run was superseded).
             var winner = records.find(destination.table(), record.teamId(), record.submissionId())
                     .filter(found -> found.run() == record.run() && found.isTerminal() && !found.finalSent());
             if (winner.isEmpty()) {
                 LOG.infof("submission %d: dropping %s of run %d, the record moved on meanwhile",
-                        submission.submissionPk(), event.type(), record.run());
-                metrics.dropped(event.type(), RelayMetrics.FINAL);
-                return;
+                        submission.submissionPk(), type, record.run());
+                metrics.dropped(type, RelayMetrics.FINAL);
+                return false;
             }
             report = composer.compose(winner.get(), Optional.of(winner.get().status()));
         }
@@ -141,13 +188,13 @@ class FinalReports {
         }
         sendAndConfirm(submission, report.status(), report.evaluation());
         records.markFinalSent(destination.table(), record, report.status());
-        metrics.relayed(event.type());
+        metrics.relayed(type);
         LOG.infof("submission %d: run %d %s reported to EvalAI", submission.submissionPk(), record.run(),
                 report.status());
+        return true;
     }
 
-    private FinalReport composeNotLaunched(NotLaunched event, Optional<SubmissionStatus> recorded) {
-        boolean notAllowed = event.reason() == NotLaunched.Reason.NOT_ALLOWED;
+    private FinalReport composeNotLaunched(boolean notAllowed, Optional<SubmissionStatus> recorded) {
         var status = recorded.orElse(notAllowed ? SubmissionStatus.FAILED : SubmissionStatus.CANCELLED);
         String stdout = (notAllowed ? NOT_ALLOWED : CANCELLED_BEFORE_LAUNCH) + "\n";
         String stderr = notAllowed ? NOT_ALLOWED + "\n" : "";
@@ -157,20 +204,31 @@ class FinalReports {
 
     private FinalReport composeFinished(SubmissionRecord record, JobFinished event, Destination destination,
             Optional<SubmissionStatus> recorded) {
+        return compose(record, destination, recorded, event.workerPairs(),
+                reason -> failures.explain(event, destination.bucket(), destination.hidesLogs(), reason),
+                gpuHours(record, event), recorded.isPresent());
+    }
+
+    /**
+     * The report of a run whose pod ran: the verdict of its files, or {@code status} when it is decided already;
+     * {@code explain} gives a failure's stderr from the verdict's reason; {@code gpuCounted}: the record's GPU-hours
+     * hold this run's already.
+     */
+    private FinalReport compose(SubmissionRecord record, Destination destination, Optional<SubmissionStatus> decided,
+            int workerPairs, Function<Optional<String>, String> explain, double gpuHours, boolean gpuCounted) {
         String id = record.submissionId();
         var merged = evaluationFiles.mergedResults(destination.bucket(), id, record.expectedRoutes());
         var verdict = RunVerdict.judge(record.cancelRequested(), files.statusFiles(destination.bucket(), id),
-                event.workerPairs(), merged);
-        var status = recorded.orElse(verdict.status());
+                workerPairs, merged);
+        var status = decided.orElse(verdict.status());
         String stderr = "";
         if (status == SubmissionStatus.FAILED) {
             var reason = verdict.status() == SubmissionStatus.FAILED ? verdict.reason() : Optional.<String>empty();
-            stderr = failures.explain(event, destination.bucket(), destination.hidesLogs(), reason);
+            stderr = explain.apply(reason);
         }
         stderr += NotUploaded.notice(record.notUploaded());
-        double gpuHours = gpuHours(record, event);
         // The record's GPU-hours hold this run's once its final status is recorded.
-        double allRuns = record.gpuHours() + (recorded.isPresent() ? 0 : gpuHours);
+        double allRuns = record.gpuHours() + (gpuCounted ? 0 : gpuHours);
         var evaluation = evaluationFiles.evaluation(verdict.shown(), stderr, record.run(), gpuHours, allRuns);
         var metricValues = allMetrics(EvaluationFiles.metrics(evaluation.result()));
         String qualifiesFor = null;
@@ -186,13 +244,23 @@ class FinalReports {
 
     /** The run's GPU-hours ({@link GpuUsage}); 0 when the record's instance type has no GPUs configured. */
     private double gpuHours(SubmissionRecord record, JobFinished event) {
+        OptionalInt gpus = gpus(record);
+        return gpus.isEmpty() ? 0 : GpuUsage.ofRun(event, gpus.getAsInt());
+    }
+
+    /** Without the Job's end (a stuck rule's report): every GPU of the node from the pod's start to {@code end}. */
+    private double gpuHours(SubmissionRecord record, Instant end) {
+        OptionalInt gpus = gpus(record);
+        return gpus.isEmpty() ? 0 : GpuUsage.soFar(record.times().started(), end, gpus.getAsInt());
+    }
+
+    private OptionalInt gpus(SubmissionRecord record) {
         OptionalInt gpus = catalog.gpus(record.instanceType());
         if (gpus.isEmpty()) {
             LOG.warnf("submission %s: instance type '%s' has no GPUs configured (evaluation.instance-gpus);"
                     + " its GPU-hours are not counted", record.submissionId(), record.instanceType());
-            return 0;
         }
-        return GpuUsage.ofRun(event, gpus.getAsInt());
+        return gpus;
     }
 
     /** Every metric of the record, {@code null} (stored "-") where the results have none. */

@@ -1,5 +1,6 @@
 package org.carla.leaderboard.relay.store;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -28,11 +29,30 @@ import org.carla.leaderboard.domain.status.SubmissionStatus;
  * @param lastEnding         the {@code ending} of the run's last progress report, {@code null} while none ended
  * @param notUploaded        what logcopy's last report named as not uploaded
  * @param gpuHours           the GPU-hours of the runs that ended so far ({@code gpu_hours}), 0 when none
+ * @param times              when the run started, last reported, took its status and ended, for the stuck rules
+ * @param failureReason      the first line of a failed run's stderr as recorded ({@code failure_reason}), else
+ *                           {@code null}
  */
 public record SubmissionRecord(Optional<SubmissionIdentity> identity, long teamId, String submissionId, int run,
         SubmissionStatus status, boolean finalSent, int cancelRequestedRun, OptionalInt expectedRoutes,
         OptionalInt workerPairs, String instanceType, String lastResultsDigest, OptionalInt routesDone, String submittedTime,
-        String lastEnding, List<String> notUploaded, double gpuHours) {
+        String lastEnding, List<String> notUploaded, double gpuHours, RunTimes times, String failureReason) {
+
+    /**
+     * The run's times as recorded, each {@code null} when not reached or unreadable.
+     *
+     * @param started         {@code start_time}: the run's pod started running
+     * @param lastProgress    {@code last_progress_time}: the run's last believed progress report
+     * @param statusSince     the last {@code status_history} entry: when the record took its status
+     * @param ended           {@code end_time}
+     */
+    public record RunTimes(Instant started, Instant lastProgress, Instant statusSince, Instant ended) {
+
+        /** When the run last gave a sign of life: its last progress report, else its start. */
+        public Instant lastActivity() {
+            return lastProgress != null ? lastProgress : started;
+        }
+    }
 
     public SubmissionRecord {
         notUploaded = notUploaded == null ? List.of() : List.copyOf(notUploaded);

@@ -15,6 +15,7 @@ import static org.carla.leaderboard.domain.record.SubmissionTable.LAST_PROGRESS_
 import static org.carla.leaderboard.domain.record.SubmissionTable.LAST_RESULTS_DIGEST;
 import static org.carla.leaderboard.domain.record.SubmissionTable.LEADERBOARD;
 import static org.carla.leaderboard.domain.record.SubmissionTable.NOT_UPLOADED;
+import static org.carla.leaderboard.domain.record.SubmissionTable.NO_PROGRESS_SINCE;
 import static org.carla.leaderboard.domain.record.SubmissionTable.NOT_YET;
 import static org.carla.leaderboard.domain.record.SubmissionTable.RESULTS_LOCATION;
 import static org.carla.leaderboard.domain.record.SubmissionTable.ROUTES_DONE;
@@ -83,13 +84,35 @@ public class SubmissionRecords {
      * consistent: whoever acts on a record found here reads it again first.
      */
     public List<SubmissionRecord> notOver(String table) {
+        return inStatus(table, List.of(SubmissionStatus.SUBMITTED, SubmissionStatus.PENDING, SubmissionStatus.RUNNING),
+                false);
+    }
+
+    /**
+     * Every record whose final status EvalAI has not confirmed ({@code evalai_final_sent} false), for the stuck rule
+     * unconfirmed-final: a query of each final status through the index, filtered on {@code evalai_final_sent}. The
+     * final statuses' partitions hold the leaderboard's whole history, and a filter does not spare their reads (the
+     * cost is in results-relay/README.md). Eventually consistent, like {@link #notOver}.
+     */
+    public List<SubmissionRecord> unconfirmedFinals(String table) {
+        return inStatus(table, List.of(SubmissionStatus.FINISHED, SubmissionStatus.FAILED, SubmissionStatus.CANCELLED),
+                true);
+    }
+
+    private List<SubmissionRecord> inStatus(String table, List<SubmissionStatus> statuses, boolean unconfirmed) {
         var found = new java.util.ArrayList<SubmissionRecord>();
-        for (SubmissionStatus status : List.of(SubmissionStatus.SUBMITTED, SubmissionStatus.PENDING,
-                SubmissionStatus.RUNNING)) {
+        for (SubmissionStatus status : statuses) {
+            var names = new HashMap<String, String>(Map.of("#status", STATUS));
+            var values = new HashMap<String, AttributeValue>(Map.of(":status", text(status.name())));
+            if (unconfirmed) {
+                names.put("#sent", FINAL_SENT);
+                values.put(":sent", AttributeValue.fromBool(true));
+            }
             dynamoDb.queryPaginator(r -> r.tableName(table).indexName(SubmissionTable.STATUS_INDEX)
                     .keyConditionExpression("#status = :status")
-                    .expressionAttributeNames(Map.of("#status", STATUS))
-                    .expressionAttributeValues(Map.of(":status", text(status.name()))))
+                    .filterExpression(unconfirmed ? "attribute_not_exists(#sent) OR #sent <> :sent" : null)
+                    .expressionAttributeNames(names)
+                    .expressionAttributeValues(values))
                     .items().forEach(item -> {
                         try {
                             long teamId = Long.parseLong(string(item, SubmissionTable.TEAM_ID));
@@ -151,6 +174,21 @@ public class SubmissionRecords {
         return write.apply(table, record, update.toString(), OF_RUN + " AND #status = :running");
     }
 
+    /**
+     * The stuck rule no-progress: the run's silence since {@code silentSince} (its last sign of life as read) marked
+     * once, {@code no_progress_since} and a {@code status_history} entry (status RUNNING, {@code detail}); only while the
+     * run is RUNNING, has reported nothing since it was read, and this silence was not marked yet.
+     */
+    public boolean recordSilence(String table, SubmissionRecord record, Instant silentSince, String detail,
+            Instant now) {
+        var write = new Write(record.run());
+        write.name("#silence", NO_PROGRESS_SINCE);
+        write.value(":since", text(silentSince.toString())).value(":running", text(SubmissionStatus.RUNNING.name()));
+        write.history(now, SubmissionStatus.RUNNING, detail);
+        return write.apply(table, record, "SET #silence = :since, " + Write.APPEND, OF_RUN + " AND #status = :running AND "
+                + write.noProgressSince(record) + " AND (attribute_not_exists(#silence) OR #silence <> :since)");
+    }
+
     /** The relay saw the run cancelled on EvalAI: only this makes the run CANCELLED. */
     public boolean recordCancelRequested(String table, SubmissionRecord record) {
         var write = new Write(record.run());
@@ -161,10 +199,12 @@ public class SubmissionRecords {
     /**
      * The run's final status, end time, every metric ({@code null} → "-"), for a failure its reason's first line, and
      * the run's GPU-hours added to the submission's, with {@code evalai_final_sent} false; only while the run is not
-     * terminal, so a run's GPU-hours are added once.
+     * terminal, so a run's GPU-hours are added once. {@code unlessProgressed}: also only while the run has reported no
+     * progress since {@code record} was read (the stuck rule no-progress fails a silent run, never one that spoke).
      */
     public boolean recordFinal(String table, SubmissionRecord record, SubmissionStatus status, Instant endTime,
-            Map<String, Double> metrics, String failureReason, double runGpuHours, Instant now) {
+            Map<String, Double> metrics, String failureReason, double runGpuHours, Instant now,
+            boolean unlessProgressed) {
         if (!status.isTerminal()) {
             throw new IllegalArgumentException(status + " is not a final status");
         }
@@ -186,7 +226,9 @@ public class SubmissionRecords {
             i++;
         }
         update.append(" ADD #gpu :gpu");
-        return write.apply(table, record, update.toString(), OF_RUN + " AND " + NOT_TERMINAL);
+        String condition = OF_RUN + " AND " + NOT_TERMINAL;
+        return write.apply(table, record, update.toString(),
+                unlessProgressed ? condition + " AND " + write.noProgressSince(record) : condition);
     }
 
     /** EvalAI shows the run's final status; only for a record of that run holding that status. */
@@ -240,6 +282,17 @@ public class SubmissionRecords {
             values.put(":entry", AttributeValue.fromL(List.of(AttributeValue.fromM(entry))));
         }
 
+        /** The condition that the run's {@code last_progress_time} is still what {@code record} read. */
+        String noProgressSince(SubmissionRecord record) {
+            name("#progress", LAST_PROGRESS_TIME);
+            Instant seen = record.times().lastProgress();
+            if (seen == null) {
+                return "attribute_not_exists(#progress)";
+            }
+            value(":seen", text(seen.toString()));
+            return "#progress = :seen";
+        }
+
         boolean apply(String table, SubmissionRecord record, String update, String condition) {
             String used = update + " " + condition;
             if (used.contains(":finished")) {
@@ -276,7 +329,32 @@ public class SubmissionRecords {
                 item.containsKey(NOT_UPLOADED) && item.get(NOT_UPLOADED).hasL()
                         ? item.get(NOT_UPLOADED).l().stream().map(AttributeValue::s).filter(s -> s != null).toList()
                         : List.of(),
-                decimal(item, GPU_HOURS));
+                decimal(item, GPU_HOURS),
+                new SubmissionRecord.RunTimes(time(item, START_TIME), time(item, LAST_PROGRESS_TIME),
+                        lastHistoryTime(item), time(item, END_TIME)),
+                Optional.ofNullable(string(item, FAILURE_REASON)).filter(reason -> !reason.equals(NOT_YET))
+                        .orElse(null));
+    }
+
+    private static Instant time(Map<String, AttributeValue> item, String attribute) {
+        return instant(string(item, attribute));
+    }
+
+    private static Instant lastHistoryTime(Map<String, AttributeValue> item) {
+        var history = item.get(HISTORY);
+        if (history == null || !history.hasL() || history.l().isEmpty()) {
+            return null;
+        }
+        var at = history.l().get(history.l().size() - 1).m().get(SubmissionTable.HISTORY_AT);
+        return at == null ? null : instant(at.s());
+    }
+
+    private static Instant instant(String text) {
+        try {
+            return text == null ? null : Instant.parse(text);
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     /** The submission as ingest-service recorded it; empty when the record lacks a part of it. */
