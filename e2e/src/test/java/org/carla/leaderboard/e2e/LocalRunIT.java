@@ -556,7 +556,7 @@ class LocalRunIT {
     void nanScoresEndFailedWithTheReasonAndLinksInTheVolumeAreNotWrittenThrough() throws Exception {
         var forged = submission(Scenario.FORGED_SCORES);
         assertThat(forged.finalStatus()).isEqualTo("FAILED");
-        assertThat(forged.view().stderr()).as("why").contains("NaN");
+        assertThat(forged.view().stderr()).as("why").contains("route records refused, not counted").contains("score_composed is nan");
         assertThat(callsAbout(forged)).filteredOn(LocalRunIT::isFinalUpdate).hasSize(1);
         Path outside = Scenario.outsideDir(system.config().knobsDir(), forged.submissionId());
         assertThat(outside.resolve("bait.txt")).as("the file logcopy.done pointed at")

@@ -159,12 +159,16 @@ final class GivenSubmission {
 
     /** The merged checkpoint of these route records (JSON), as logcopy merges and uploads it, with the EvalAI files. */
     GivenSubmission results(String... records) {
-        String agentFile = """
+        var merge = CheckpointMerge.merge(List.of(ResultsJson.parse(checkpoint(records))), OptionalInt.of(2));
+        return mergedResults(ResultsJson.write(merge.merged()));
+    }
+
+    /** An agent's checkpoint of these route records (JSON), of a submission of 2 routes, as the evaluator writes it. */
+    static String checkpoint(String... records) {
+        return """
                 {"_checkpoint": {"global_record": {}, "progress": [%d, 2], "records": [%s]},
                  "entry_status": "Started", "eligible": false, "sensors": ["carla_camera", "carla_camera", "carla_gnss"],
                  "values": [], "labels": []}""".formatted(records.length, String.join(", ", records));
-        var merge = CheckpointMerge.merge(List.of(ResultsJson.parse(agentFile)), OptionalInt.of(2));
-        return mergedResults(ResultsJson.write(merge.merged()));
     }
 
     /** This text as the merged checkpoint (a participant's code can write it), with the EvalAI files derived from it. */

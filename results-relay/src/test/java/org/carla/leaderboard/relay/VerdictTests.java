@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
 import org.carla.leaderboard.domain.event.Progress;
@@ -101,17 +102,34 @@ class VerdictTests {
     @ValueSource(strings = { "NaN", "Infinity", "1e308", "-5.0" })
     void numbersNoScoreCanBeEndTheRunFailedWithTheReason(String score) {
         var given = GivenSubmission.submitted(stack, SENSORS).allDone();
-        given.results(GivenSubmission.route(0, 40, 80, "{}").replace("\"score_composed\": 40.0",
-                "\"score_composed\": " + score), GivenSubmission.route(1, 40, 80, "{}").replace(
-                        "\"score_composed\": 40.0", "\"score_composed\": " + score));
+        // The participant's code writes the merged checkpoint itself, unmerged records and all: the relay's own
+        // merge must refuse them.
+        given.mergedResults(GivenSubmission.checkpoint(GivenSubmission.route(0, 40, 80, "{}").replace(
+                "\"score_composed\": 40.0", "\"score_composed\": " + score), GivenSubmission.route(1, 40, 80, "{}")
+                        .replace("\"score_composed\": 40.0", "\"score_composed\": " + score)));
 
         given.send(given.succeeded());
 
         var onEvalAi = finalReport(given);
         assertThat(onEvalAi.status()).isEqualTo("failed");
-        assertThat(onEvalAi.stderr()).contains("driving_score");
+        assertThat(onEvalAi.stderr()).contains("route records refused, not counted: RouteScenario_0_rep0: score_composed");
+        assertThat(String.valueOf(onEvalAi.result())).doesNotContain("NaN").doesNotContain("Infinity");
         assertThat(given.recordStatus()).isEqualTo("FAILED");
         assertThat(given.record().get("driving_score").n()).isEqualTo("0.0");
+    }
+
+    @Test
+    void routesLogcopysMergeRefusedAreNamedFromTheAgentsOwnCheckpoint() {
+        String nan = GivenSubmission.route(0, 40, 80, "{}").replace("\"score_composed\": 40.0", "\"score_composed\": NaN");
+        var given = GivenSubmission.submitted(stack, SENSORS).allDone().results(nan, GivenSubmission.route(1, 40, 80, "{}"));
+        given.put(LogsLayout.agentCheckpoint(1), GivenSubmission.checkpoint(nan, GivenSubmission.route(1, 40, 80, "{}")));
+
+        given.send(given.succeeded());
+
+        var onEvalAi = finalReport(given);
+        assertThat(onEvalAi.status()).isEqualTo("failed");
+        assertThat(onEvalAi.stderr()).contains("1 finished routes of the 2 expected")
+                .contains("agent 1's route records refused, not counted: RouteScenario_0_rep0: score_composed is nan");
     }
 
     @Test

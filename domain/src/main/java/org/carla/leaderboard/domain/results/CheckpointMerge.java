@@ -24,6 +24,9 @@ import java.util.TreeSet;
  */
 public final class CheckpointMerge {
 
+    /** How the problem naming the route records left out of a merge begins (the relay tells the participant). */
+    public static final String REFUSED_RECORDS = "route records refused, not counted: ";
+
     /** How many route ids a refusal names before it only counts the rest. */
     private static final int NAMED_IDS = 20;
     /** Most route records one agent's checkpoint may hold when the submission's route total is not known. */
@@ -89,7 +92,7 @@ public final class CheckpointMerge {
             }
         }
         if (!refusedRecords.isEmpty()) {
-            problems.add("route records refused, not counted: " + named(refusedRecords));
+            problems.add(REFUSED_RECORDS + named(refusedRecords));
         }
         // Stable, as Python's sort: records of the same route keep the order of the files.
         entries.sort(Comparator.comparing(Entry::id));

@@ -1,5 +1,7 @@
 package org.carla.leaderboard.relay.service;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -9,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.CheckpointFile;
+import org.carla.leaderboard.domain.results.CheckpointMerge;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.results.ResultsJson;
 import org.carla.leaderboard.relay.client.Evaluation;
@@ -59,6 +62,38 @@ class EvaluationFiles {
             LOG.infof("submission %s: the merged results are unreadable: %s", submissionId, e.getMessage());
             return MergedResults.unreadable("the merged results are not a results file.");
         }
+    }
+
+    /**
+     * The run's merged checkpoint audited as {@link #mergedResults(String, String, OptionalInt)}; when it is not
+     * complete, each agent's own checkpoint is merged alone too, only to name the route records logcopy's merge refused
+     * (a NaN score, a number out of range, an unreadable id), which the merged file no longer holds: the participant
+     * reads why their routes did not count. It never makes results complete.
+     */
+    MergedResults mergedResults(String bucket, String submissionId, OptionalInt expectedRoutes, int workerPairs) {
+        var merged = mergedResults(bucket, submissionId, expectedRoutes);
+        if (merged.audit().isEmpty() || merged.audit().get().complete()) {
+            return merged;
+        }
+        var audit = merged.audit().get();
+        var problems = new ArrayList<>(audit.problems());
+        for (int pair = 1; pair <= workerPairs; pair++) {
+            var read = files.readBounded(bucket, submissionId, LogsLayout.agentCheckpoint(pair), maxBytes);
+            if (read.text().isEmpty()) {
+                continue;
+            }
+            try {
+                for (String problem : CheckpointMerge.merge(List.of(ResultsJson.parse(read.text().get())),
+                        expectedRoutes).problems()) {
+                    if (problem.startsWith(CheckpointMerge.REFUSED_RECORDS) && !problems.contains(problem)) {
+                        problems.add("agent " + pair + "'s " + problem);
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add("agent " + pair + "'s checkpoint is not a results file");
+            }
+        }
+        return MergedResults.audited(new ResultsAudit(audit.shown(), List.copyOf(problems)));
     }
 
     /** The update's files for the checkpoint shown, with the given stderr. */

@@ -217,7 +217,7 @@ class FinalReports {
     private FinalReport compose(SubmissionRecord record, Destination destination, Optional<SubmissionStatus> decided,
             int workerPairs, Function<Optional<String>, String> explain, double gpuHours, boolean gpuCounted) {
         String id = record.submissionId();
-        var merged = evaluationFiles.mergedResults(destination.bucket(), id, record.expectedRoutes());
+        var merged = evaluationFiles.mergedResults(destination.bucket(), id, record.expectedRoutes(), workerPairs);
         var verdict = RunVerdict.judge(record.cancelRequested(), files.statusFiles(destination.bucket(), id),
                 workerPairs, merged);
         var status = decided.orElse(verdict.status());

@@ -33,18 +33,21 @@ class ResultsAuditTests {
     @Test
     void moreRecordsThanExpectedAreNotComplete() {
         assertThat(audit(2, "40.0", 0, 1, 2).problems())
-                .contains("the results hold 3 route records, more than the 2 routes expected");
+                .contains("an agent's checkpoint holds 3 route records, more than the 2 routes of the submission: no data"
+                        + " from it");
     }
 
     @Test
     void numbersNoScoreCanBeAreNamedAndNeverShown() {
         var audit = audit(2, "NaN", 0, 1);
 
-        assertThat(audit.problems()).singleElement().asString()
-                .startsWith("the results hold numbers no score can be: driving_score = NaN (not a number)");
+        assertThat(audit.problems()).containsExactly("the results hold 0 finished routes of the 2 expected",
+                "route records refused, not counted: RouteScenario_0_rep0: score_composed is nan, not a number from 0"
+                        + " to 100.0, RouteScenario_1_rep0: score_composed is nan, not a number from 0 to 100.0");
         assertThat(audit.shown().hasGlobalRecord()).isFalse();
-        assertThat(audit(2, "150.0", 0, 1).problems()).singleElement().asString()
-                .contains("driving_score = 150 (outside 0..100)");
+        assertThat(audit.shown().checkpoint().records()).as("what EvalAI is shown").isEmpty();
+        assertThat(audit(2, "150.0", 0, 1).problems()).last().asString()
+                .contains("RouteScenario_0_rep0: score_composed is 150.0");
     }
 
     private static ResultsAudit audit(int expected, String composed, int... routes) {
