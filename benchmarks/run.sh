@@ -25,8 +25,8 @@ for arg in "$@"; do
 done
 
 if $build; then
-  echo "building benchmarks, pod-runtime, local-stack, ingest-service, job-launcher (no tests)..."
-  ./mvnw -B -q package -DskipTests -pl benchmarks,pod-runtime,local-stack,ingest-service,job-launcher -am
+  echo "building benchmarks, pod-runtime, local-stack, ingest-service, job-launcher, results-relay (no tests)..."
+  ./mvnw -B -q package -DskipTests -pl benchmarks,pod-runtime,local-stack,ingest-service,job-launcher,results-relay -am
 fi
 
 classpath="$PWD/benchmarks/target/classes:$(cat benchmarks/target/benchmarks.classpath)"

@@ -30,10 +30,10 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * Benchmark 6: what a running submission costs over a whole run (issue 16), compressed in time. Four agents' logs and
  * four simulators' logs grow at steady rates to tens of MB, 20 routes finish over the run, logcopy (the packaged
  * pod-runtime jar, its own process, every period and interval divided by the scale) mirrors the volume to S3Proxy and
- * reports to ElasticMQ; the seeds' logcopy ({@link SeedsSync}) runs over the same volume in the same run. Reported per
- * real submission-hour: bytes sent ÷ bytes written, S3 requests, SQS messages; logcopy's CPU time and resident memory
- * over the run; how late each log's copy in S3 was (and, 6g, the same in real time, without compression). EvalAI
- * calls need the relay: a marked slot.
+ * reports to ElasticMQ; the seeds' logcopy ({@link SeedsSync}) runs over the same volume in the same run; results-relay
+ * relays logcopy's reports to the EvalAI stand-in ({@link RelayedRun}). Reported per real submission-hour: bytes sent ÷
+ * bytes written, S3 requests, SQS messages, EvalAI calls; logcopy's CPU time and resident memory over the run; how
+ * late each log's copy in S3 was (and, 6g, the same in real time, without compression).
  */
 final class RunCostBenchmark {
 
@@ -54,6 +54,9 @@ final class RunCostBenchmark {
     private static final int HEAP_MB = 64;
     private static final Pattern METER = Pattern.compile(
             "logcopy: finished; \\{(.*)}, (\\d+) bytes uploaded \\((\\d+) of logcopy's own files\\)");
+
+    /** The seeds' logcopy's submission (no record, no relay: its reports are only counted). */
+    private static final SubmissionRef SEEDS = new SubmissionRef(6007, 7, "leaderboard-20");
 
     private final BenchmarkRun.Context context;
 
@@ -76,13 +79,17 @@ final class RunCostBenchmark {
         Path logs = Files.createDirectories(root.resolve("logs"));
         var writers = new ContainerWriters(logs, PAIRS, ROUTES_PER_AGENT, AGENT_LOG_RATE * scale,
                 SIMULATOR_LOG_RATE * scale);
-        var ours = new SubmissionRef(6006, 7, "leaderboard-20");
-        var seeds = new SubmissionRef(6007, 7, "leaderboard-20");
-        String bucket = "bench-run-cost";
-        try (RunningStack stack = LocalStack.builder().components("s3", "sqs").workDir(root.resolve("stack")).start()) {
-            stack.s3().createBucket(b -> b.bucket(bucket));
-            String queue = stack.queueUrl("progress-reports");
-            var sync = new SeedsSync(stack.s3(), stack.sqs(), bucket, queue, logs, seeds);
+        Duration cancelCheck = RelayedRun.CANCEL_CHECK.dividedBy(scale);
+        try (RunningStack stack = LocalStack.builder().components("sqs", "dynamodb", "s3", "evalai")
+                .workDir(root.resolve("stack")).start();
+                var relayed = RelayedRun.start(context, stack, root.resolve("results-relay"), cancelCheck, PAIRS,
+                        PAIRS * ROUTES_PER_AGENT)) {
+            var ours = relayed.submission();
+            String bucket = stack.evaluation().leaderboards().get(ours.leaderboard()).bucket();
+            // logcopy reports to a queue of the harness, which counts each report (6c) and hands ours to the relay.
+            String queue = stack.sqs().createQueue(r -> r.queueName("bench-run-cost-progress")).queueUrl();
+            var sync = new SeedsSync(stack.s3(), stack.sqs(), bucket, queue, logs, SEEDS);
+            relayed.podRunning();
             var messages = new ConcurrentHashMap<String, AtomicLong>();
             var lags = new ConcurrentHashMap<String, Double>();
             var rss = new TreeMap<Double, Double>();
@@ -113,7 +120,7 @@ final class RunCostBenchmark {
                     }
                     probeLags(stack, bucket, ours, writers, lags, scale);
                 }), 0, PROBE_MILLIS, TimeUnit.MILLISECONDS);
-                timers.scheduleWithFixedDelay(quietly(() -> drain(stack, queue, messages)), 0, 1,
+                timers.scheduleWithFixedDelay(quietly(() -> drain(stack, queue, messages, relayed)), 0, 1,
                         TimeUnit.MILLISECONDS);
 
                 while (System.nanoTime() - started < runNanos) {
@@ -129,9 +136,10 @@ final class RunCostBenchmark {
                 }
                 timers.shutdownNow();
                 timers.awaitTermination(30, TimeUnit.SECONDS);
-                drain(stack, queue, messages);
+                drain(stack, queue, messages, relayed);
+                String verdict = relayed.jobFinished();
                 report(run, scale, writers, sync, logcopy, messages, lags, rss, cpu.get(), peak[0],
-                        complete(stack, bucket, ours, writers));
+                        complete(stack, bucket, ours, writers), relayed, verdict, cancelCheck);
             } finally {
                 timers.shutdownNow();
             }
@@ -244,7 +252,9 @@ final class RunCostBenchmark {
         }
     }
 
-    private static void drain(RunningStack stack, String queue, Map<String, AtomicLong> messages) {
+    /** Counts the reports on the harness's queue and hands logcopy's to the relay. */
+    private static void drain(RunningStack stack, String queue, Map<String, AtomicLong> messages,
+            RelayedRun relayed) {
         while (true) {
             var received = stack.sqs().receiveMessage(r -> r.queueUrl(queue).maxNumberOfMessages(10)
                     .waitTimeSeconds(1)).messages();
@@ -252,8 +262,11 @@ final class RunCostBenchmark {
                 return;
             }
             for (var message : received) {
-                stack.sqs().deleteMessage(r -> r.queueUrl(queue).receiptHandle(message.receiptHandle()));
                 Progress progress = EventCodec.parseProgress(message.body());
+                if (progress.submission().equals(relayed.submission())) {
+                    relayed.report(progress);
+                }
+                stack.sqs().deleteMessage(r -> r.queueUrl(queue).receiptHandle(message.receiptHandle()));
                 String kind = progress.ending() != null ? "last" : progress.heartbeat() ? "heartbeat" : "news";
                 messages.computeIfAbsent(progress.submission().submissionId(), k -> new AtomicLong()).incrementAndGet();
                 messages.computeIfAbsent(progress.submission().submissionId() + " " + kind, k -> new AtomicLong())
@@ -277,7 +290,8 @@ final class RunCostBenchmark {
 
     private void report(Duration run, int scale, ContainerWriters writers, SeedsSync sync, Child logcopy,
             Map<String, AtomicLong> messages, Map<String, Double> lags, TreeMap<Double, Double> rss, long cpuMs,
-            double peakMb, boolean complete) throws Exception {
+            double peakMb, boolean complete, RelayedRun relayed, String verdict, Duration cancelCheck)
+            throws Exception {
         double hours = run.toSeconds() / 3600.0;
         Matcher meter = METER.matcher(Files.readString(logcopy.log()));
         if (!meter.find() || logcopy.exitCode() != 0) {
@@ -309,14 +323,14 @@ final class RunCostBenchmark {
         table.add("6b", "S3 requests per submission-hour",
                 perHour(s3, hours) + " " + perHour(requests, "s3.", hours),
                 perHour(sync.s3Requests(), hours) + " " + perHour(sync.requests(), "s3.", hours), "-", null);
-        long ourMessages = count(messages, "6006");
+        String id = relayed.submission().submissionId();
+        long ourMessages = count(messages, id);
         table.add("6c", "SQS messages (progress) per submission-hour",
-                perHour(ourMessages, hours) + " (news " + count(messages, "6006 news") + ", heartbeats "
-                        + count(messages, "6006 heartbeat") + ", last " + count(messages, "6006 last") + " in the run)",
-                perHour(count(messages, "6007"), hours) + " (one per period)", "-", null);
-        table.add("6d", "EvalAI calls per submission-hour",
-                "SLOT: needs the relay's cadence (another helper's change); to be filled once the relay lands", "-",
-                "≤ 60 + 1 per real change", null);
+                perHour(ourMessages, hours) + " (news " + count(messages, id + " news") + ", heartbeats "
+                        + count(messages, id + " heartbeat") + ", last " + count(messages, id + " last") + " in the run)",
+                perHour(count(messages, SEEDS.submissionId()), hours) + " (one per period)", "-", null);
+        reportEvalAi(run, scale, cancelCheck, relayed, verdict, count(messages, SEEDS.submissionId()),
+                count(messages, id + " news"));
         double half = quarter(rss, 0.5);
         double end = quarter(rss, 1.0);
         table.add("6e", "logcopy's CPU time and resident memory over the run (packaged jar, JDK 17, -XX:+UseSerialGC -Xmx"
@@ -339,6 +353,32 @@ final class RunCostBenchmark {
                         + PERIOD.toSeconds() + " s: the rest is the passes' own time, which compression does not"
                         + " shrink)",
                 "one period (10 s) plus its upload time", "≤ 60 s for a log of 5 MiB or more", appended <= 60);
+    }
+
+    /**
+     * 6d: what EvalAI received about the submission over the run, by kind, beside the seeds' relay (a status read on
+     * every progress report — one per period — plus the same updates) and the target (60 an hour plus one per update).
+     */
+    private void reportEvalAi(Duration run, int scale, Duration cancelCheck, RelayedRun relayed, String verdict,
+            long seedsReports, long news) throws Exception {
+        double hours = run.toSeconds() / 3600.0;
+        Map<String, Long> calls = relayed.calls();
+        long total = calls.values().stream().mapToLong(Long::longValue).sum();
+        long partial = calls.getOrDefault("partial", 0L);
+        long updates = calls.getOrDefault("running", 0L) + partial + calls.getOrDefault("final", 0L);
+        long seeds = seedsReports + updates;
+        double target = 60 + updates / hours;
+        context.table().add("6d", "EvalAI calls per submission-hour (results-relay's packaged jar, JDK 17,"
+                + " -XX:MaxRAM=512m; the EvalAI stand-in; cancel check every " + Samples.fmt(cancelCheck.toMillis()
+                / 1000.0) + " s: 60 s of real time ÷ " + scale + ")",
+                perHour(total, hours) + " " + perHour(calls, "", hours) + " (" + total + " calls: " + updates
+                        + " updates — running, " + partial + " partial for " + news + " news reports, final — the run"
+                        + " ended " + verdict + "; " + calls.getOrDefault("cancelled-list", 0L) + " lists while the"
+                        + " run was not over, " + Samples.fmt(relayed.notOver().toMillis() * scale / 60_000.0)
+                        + " min of real time; the relay's own count: " + relayed.relayCounted() + ")",
+                perHour(seeds, hours) + " (a status read per progress report, one per period: " + seedsReports
+                        + "; plus the same " + updates + " updates)",
+                "≤ 60 + 1 per real change (here " + Samples.fmt(target) + "/h)", total / hours <= target);
     }
 
     private static double quarter(TreeMap<Double, Double> rss, double fraction) {

@@ -73,6 +73,14 @@ final class Service implements AutoCloseable {
         return name;
     }
 
+    int port() {
+        return port;
+    }
+
+    Path log() {
+        return child.log();
+    }
+
     private void awaitReady(Duration timeout) throws Exception {
         var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
