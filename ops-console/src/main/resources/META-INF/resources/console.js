@@ -176,7 +176,7 @@ function drawDays(days) {
     chart.appendChild(svg("rect", { x, y: height - bottom - barHeight, width: 40, height: Math.max(barHeight, 1),
       class: "bar" }, undefined));
     chart.appendChild(svg("text", { x: x + 20, y: height - bottom - barHeight - 3, "text-anchor": "middle" },
-      day.gpu_hours.toFixed(1)));
+      day.gpu_hours.toFixed(2)));
     chart.appendChild(svg("text", { x: x + 20, y: height - bottom + 13, "text-anchor": "middle" }, day.day.slice(5)));
     chart.appendChild(svg("text", { x: x + 20, y: height - bottom + 27, "text-anchor": "middle", class: "muted" },
       day.finished + "✓ " + day.failed + "✗ " + day.cancelled + "⊘"));

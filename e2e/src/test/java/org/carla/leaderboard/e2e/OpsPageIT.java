@@ -123,6 +123,14 @@ class OpsPageIT {
         var list = cli("submissions", "--status", "CANCELLED");
         assertThat(list.exitCode).isZero();
         assertThat(list.output).contains(slow.submissionId());
+
+        // Back to the list: both ended, with their routes and GPU-hours, and the day's GPU-hours drawn.
+        browser.findElement(By.linkText("← all submissions")).click();
+        await().atMost(STEP).ignoreExceptions().until(() -> row(happy).getText().contains("FINISHED")
+                && row(happy).getText().contains("4/4") && row(slow).getText().contains("CANCELLED"));
+        await().atMost(STEP).ignoreExceptions().until(() -> !browser.findElements(
+                By.cssSelector("#days-chart svg rect")).isEmpty());
+        screenshot("ops-page-ended.png");
     }
 
     private static WebElement row(SubmissionRun submission) {

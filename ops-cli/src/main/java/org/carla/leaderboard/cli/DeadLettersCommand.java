@@ -9,7 +9,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "dead-letters", mixinStandardHelpOptions = true,
-        description = "List a queue's dead letters with their reasons (looking hides none of them).")
+        description = "List a queue's dead letters with their reasons (looking leaves them all there).")
 class DeadLettersCommand implements Callable<Integer> {
 
     @Mixin

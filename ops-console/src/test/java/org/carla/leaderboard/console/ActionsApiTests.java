@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.localstack.RunningStack;
@@ -162,6 +163,10 @@ class ActionsApiTests {
         ConsoleApiTests.operator().contentType(ContentType.JSON).body(Map.of())
                 .post("/api/dead-letters/" + queue + "/redrive").then().statusCode(409)
                 .body("error", containsString("\"all\": true"));
+        var tooMany = IntStream.rangeClosed(1, 101).mapToObj(i -> "id-" + i).toList();
+        ConsoleApiTests.operator().contentType(ContentType.JSON).body(Map.of("message_ids", tooMany))
+                .post("/api/dead-letters/" + queue + "/redrive").then().statusCode(409)
+                .body("error", containsString("at most 100"));
         ConsoleApiTests.operator().contentType(ContentType.JSON).body(Map.of("all", true))
                 .post("/api/dead-letters/" + queue + "/redrive").then().statusCode(200).body("moved.size()", equalTo(1));
         given().contentType(ContentType.JSON).body(Map.of("all", true)).post("/api/dead-letters/" + queue + "/redrive")

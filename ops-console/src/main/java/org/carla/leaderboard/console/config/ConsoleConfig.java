@@ -55,7 +55,7 @@ public interface ConsoleConfig {
     }
 
     interface DeadLetters {
-        /** Messages shown of each dead-letter queue (read with visibility 0: nothing is hidden from a redrive). */
+        /** Messages shown of each dead-letter queue (messaging's listing: all are left there, visible). */
         @WithDefault("20")
         int peekMax();
 

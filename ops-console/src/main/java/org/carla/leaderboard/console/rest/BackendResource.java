@@ -11,12 +11,11 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-import org.carla.leaderboard.console.config.ConsoleConfig;
 import org.carla.leaderboard.console.service.ActionRefused;
 import org.carla.leaderboard.console.service.ActionResult;
 import org.carla.leaderboard.console.service.BackendHealth;
 import org.carla.leaderboard.console.service.BackendView;
-import org.carla.leaderboard.console.service.DeadLetters;
+import org.carla.leaderboard.console.service.DeadLetterView;
 import org.carla.leaderboard.console.service.OperatorActions;
 import org.carla.leaderboard.console.service.SubmissionRow;
 import org.carla.leaderboard.messaging.QueuesConfig;
@@ -31,19 +30,15 @@ import io.quarkus.security.identity.SecurityIdentity;
 public class BackendResource {
 
     private final BackendHealth health;
-    private final DeadLetters deadLetters;
     private final OperatorActions actions;
     private final QueuesConfig queues;
-    private final ConsoleConfig config;
     private final SecurityIdentity identity;
 
-    BackendResource(BackendHealth health, DeadLetters deadLetters, OperatorActions actions, QueuesConfig queues,
-            ConsoleConfig config, SecurityIdentity identity) {
+    BackendResource(BackendHealth health, OperatorActions actions, QueuesConfig queues,
+            SecurityIdentity identity) {
         this.health = health;
-        this.deadLetters = deadLetters;
         this.actions = actions;
         this.queues = queues;
-        this.config = config;
         this.identity = identity;
     }
 
@@ -66,9 +61,9 @@ public class BackendResource {
 
     @GET
     @Path("/dead-letters/{queue}")
-    public List<DeadLetters.Letter> deadLetters(@PathParam("queue") String queue) {
+    public List<DeadLetterView> deadLetters(@PathParam("queue") String queue) {
         requireQueue(queue);
-        return deadLetters.peek(queue, config.deadLetters().peekMax());
+        return health.deadLetters(queue);
     }
 
     @POST

@@ -6,6 +6,7 @@ import jakarta.ws.rs.core.Response;
 import org.carla.leaderboard.console.client.EvalAiRefusedException;
 import org.carla.leaderboard.console.client.EvalAiUnavailableException;
 import org.carla.leaderboard.console.service.ActionRefused;
+import org.carla.leaderboard.console.service.QueueUnavailable;
 import org.carla.leaderboard.console.service.SubmissionLookup;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -36,6 +37,11 @@ public class ErrorAnswers {
     @ServerExceptionMapper
     public Response evalAiDown(EvalAiUnavailableException e) {
         return answer(Response.Status.SERVICE_UNAVAILABLE, e.getMessage() + "; nothing was changed, try again");
+    }
+
+    @ServerExceptionMapper
+    public Response queueDown(QueueUnavailable e) {
+        return answer(Response.Status.SERVICE_UNAVAILABLE, e.getMessage());
     }
 
     @ServerExceptionMapper

@@ -14,25 +14,31 @@ import org.carla.leaderboard.console.SubmissionRecord;
 import org.carla.leaderboard.console.client.Cluster.PodView;
 import org.carla.leaderboard.console.client.QueueDepths;
 import org.carla.leaderboard.console.config.ConsoleConfig;
+import org.carla.leaderboard.messaging.DeadLetter;
+import org.carla.leaderboard.messaging.DeadLetterQueue;
 import org.carla.leaderboard.messaging.QueuesConfig;
 
-/** The backend's health from one {@link Look}, the queues' attributes and a look at each dead-letter queue. */
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * The backend's health from one {@link Look}, the queues' attributes and a look at each dead-letter queue (messaging's
+ * {@link DeadLetterQueue}, which leaves every message there and visible).
+ */
 @ApplicationScoped
 public class BackendHealth {
 
     private final Looks looks;
     private final SubmissionOverview overview;
     private final QueueDepths depths;
-    private final DeadLetters deadLetters;
+    private final SqsClient sqs;
     private final QueuesConfig queues;
     private final ConsoleConfig config;
 
-    BackendHealth(Looks looks, SubmissionOverview overview, QueueDepths depths, DeadLetters deadLetters,
-            QueuesConfig queues, ConsoleConfig config) {
+    BackendHealth(Looks looks, SubmissionOverview overview, QueueDepths depths, SqsClient sqs, QueuesConfig queues, ConsoleConfig config) {
         this.looks = looks;
         this.overview = overview;
         this.depths = depths;
-        this.deadLetters = deadLetters;
+        this.sqs = sqs;
         this.queues = queues;
         this.config = config;
     }
@@ -52,6 +58,12 @@ public class BackendHealth {
                 .filter(row -> row.stuck() != null).toList();
     }
 
+    /** At most {@code console.dead-letters.peek-max} dead letters of a configured queue, all left there. */
+    public List<DeadLetterView> deadLetters(String queue) {
+        return DeadLetterQueue.of(sqs, queues.binding(queue)).list(config.deadLetters().peekMax()).stream()
+                .map(DeadLetterView::of).toList();
+    }
+
     private List<BackendView.QueueView> queues() {
         var views = new ArrayList<BackendView.QueueView>();
         for (String name : QueuesConfig.ALL) {
@@ -62,18 +74,20 @@ public class BackendHealth {
             try {
                 var live = depths.depth(binding.url());
                 var dead = depths.depth(binding.deadLetterUrl());
-                var letters = deadLetters.peek(name, config.deadLetters().peekMax());
+                long deadLetters = dead.visible() + dead.inFlight() + dead.delayed();
+                // A listing long-polls for a second before it knows it saw all: not for a queue SQS counts empty.
+                List<DeadLetter> letters = deadLetters == 0 ? List.of()
+                        : DeadLetterQueue.of(sqs, binding).list(config.deadLetters().peekMax());
                 var reasons = new TreeMap<String, Integer>();
                 Instant oldest = null;
                 for (var letter : letters) {
-                    reasons.merge(letter.reason() == null ? "(none: moved by the queue's redrive policy)"
-                            : letter.reason(), 1, Integer::sum);
-                    if (letter.deadLetteredAt() != null && (oldest == null || letter.deadLetteredAt().isBefore(oldest))) {
-                        oldest = letter.deadLetteredAt();
+                    reasons.merge(letter.reason(), 1, Integer::sum);
+                    if (letter.sentAt() != null && (oldest == null || letter.sentAt().isBefore(oldest))) {
+                        oldest = letter.sentAt();
                     }
                 }
                 views.add(new BackendView.QueueView(name, live.visible(), live.inFlight(), live.delayed(),
-                        dead.visible() + dead.inFlight() + dead.delayed(), oldest, reasons, null));
+                        deadLetters, oldest, reasons, null));
             } catch (RuntimeException e) {
                 views.add(new BackendView.QueueView(name, null, null, null, null, null, Map.of(), e.getMessage()));
             }

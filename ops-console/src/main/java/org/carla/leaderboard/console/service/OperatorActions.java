@@ -9,8 +9,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.carla.leaderboard.console.client.EvalAiHost;
 import org.carla.leaderboard.console.config.ConsoleConfig;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
+import org.carla.leaderboard.messaging.DeadLetterQueue;
 import org.carla.leaderboard.messaging.QueuesConfig;
 import org.jboss.logging.Logger;
+
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * What an operator can do, each action idempotent and logged with the operator's identity:
@@ -20,7 +23,7 @@ import org.jboss.logging.Logger;
  * the pod, and reports CANCELLED;</li>
  * <li>resume: EvalAI's host resume of a failed submission (status {@code resuming}, and EvalAI announces it again on
  * {@code submissions}); ingest-service then opens the next run;</li>
- * <li>redrive: dead-lettered messages back to their queue.</li>
+ * <li>redrive: dead-lettered messages back to their queue (messaging's {@link DeadLetterQueue}).</li>
  * </ul>
  * The console never writes our records nor EvalAI's results: results-relay stays their only writer.
  */
@@ -31,16 +34,16 @@ public class OperatorActions {
 
     private final SubmissionLookup lookup;
     private final EvalAiHost evalAi;
-    private final DeadLetters deadLetters;
+    private final SqsClient sqs;
     private final QueuesConfig queues;
     private final Looks looks;
     private final ConsoleConfig config;
 
-    OperatorActions(SubmissionLookup lookup, EvalAiHost evalAi, DeadLetters deadLetters, QueuesConfig queues,
+    OperatorActions(SubmissionLookup lookup, EvalAiHost evalAi, SqsClient sqs, QueuesConfig queues,
             Looks looks, ConsoleConfig config) {
         this.lookup = lookup;
         this.evalAi = evalAi;
-        this.deadLetters = deadLetters;
+        this.sqs = sqs;
         this.queues = queues;
         this.looks = looks;
         this.config = config;
@@ -108,11 +111,26 @@ public class OperatorActions {
                     + "' is configured (queues: " + String.join(", ", queues.queues().keySet()) + ")");
         }
         var wanted = new LinkedHashSet<>(ids == null ? List.<String>of() : ids);
-        var result = deadLetters.redrive(queue, wanted, config.deadLetters().redriveMax(), operator);
+        int max = config.deadLetters().redriveMax();
+        if (wanted.size() > max) {
+            throw refused(operator, "redrive", target, wanted.size() + " dead letters named: at most " + max
+                    + " are moved back per call");
+        }
+        var queueDeadLetters = DeadLetterQueue.of(sqs, queues.binding(queue));
+        var result = wanted.isEmpty() ? queueDeadLetters.moveBackAll(max, operator)
+                : queueDeadLetters.moveBack(wanted, operator);
         String message = result.moved().size() + " message(s) moved back to " + queue
                 + (result.notFound().isEmpty() ? "" : "; not in the dead-letter queue (moved already?): "
-                        + String.join(", ", result.notFound()));
+                        + String.join(", ", result.notFound()))
+                + (result.notRemoved().isEmpty() ? "" : "; moved back but still in the dead-letter queue too (moving"
+                        + " them again would send a second copy): " + String.join(", ", result.notRemoved()));
+        if (result.error() != null) {
+            message += "; SQS failed, the rest was not moved: " + result.error();
+        }
         log(operator, "redrive", target, message);
+        if (result.error() != null && result.moved().isEmpty()) {
+            throw new QueueUnavailable("SQS failed: " + result.error() + "; nothing was moved, try again");
+        }
         return new ActionResult("redrive", target, result.moved().isEmpty() && !wanted.isEmpty() ? "done-already"
                 : "done", message, operator, result.moved(), result.notFound());
     }
