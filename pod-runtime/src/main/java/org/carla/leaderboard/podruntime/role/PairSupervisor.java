@@ -123,6 +123,14 @@ public final class PairSupervisor {
         }
         Verdict verdict = end.verdict().get();
         PairStatus status = attempt.status();
+        if (!verdict.done() && status.cancelled(parts.waiter().present())) {
+            // The cancel came while the attempt ended (the partner stopped on it first, and the child died of that):
+            // a cancelled run, not a crash to be restarted.
+            stop(child);
+            attempt.log().decide((child == null ? "" : "stopped " + policy.child() + ", ") + "exit "
+                    + ExitCodes.CANCELLED, CANCELLED + " as the attempt ended: " + end.reason());
+            return ExitCodes.CANCELLED;
+        }
         String file = verdict.done() ? status.ownDone() : status.ownCrash();
         int exit = verdict.done() ? ExitCodes.DONE : ExitCodes.CRASHED;
         parts.post().post(file);

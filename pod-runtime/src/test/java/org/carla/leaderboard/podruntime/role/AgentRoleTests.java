@@ -166,6 +166,19 @@ class AgentRoleTests {
     }
 
     @Test
+    void anEvaluatorThatDiesOfTheCancelIsNoCrash() throws Exception {
+        // The simulator saw simulation.cancel first and stopped CARLA; the evaluator lost it and died, and this
+        // container looked at the status files just before the cancel file was there.
+        status.then(s -> {
+            runner.child.exit = 1;
+            s.appearingAfterTheNextLook.add("simulation.cancel");
+        });
+
+        assertThat(run(false, "800")).isZero();
+        assertThat(status.posted).isEmpty();
+    }
+
+    @Test
     void carlaThatNeverAcceptsIsACrashAfterTheBoundedWait() throws Exception {
         carlaUp = false;
 

@@ -62,6 +62,8 @@ final class Fakes {
         final Set<String> files = new HashSet<>();
         final List<String> posted = new ArrayList<>();
         final List<Consumer<Status>> script = new ArrayList<>();
+        /** Files that appear just after the next look: what a container sees when it looks a moment too early. */
+        final Set<String> appearingAfterTheNextLook = new HashSet<>();
         int waits;
 
         Status with(String... names) {
@@ -76,7 +78,10 @@ final class Fakes {
 
         @Override
         public Set<String> present() {
-            return Set.copyOf(files);
+            var seen = Set.copyOf(files);
+            files.addAll(appearingAfterTheNextLook);
+            appearingAfterTheNextLook.clear();
+            return seen;
         }
 
         @Override
