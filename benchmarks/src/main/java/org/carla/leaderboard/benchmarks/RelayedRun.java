@@ -57,9 +57,9 @@ final class RelayedRun implements AutoCloseable {
     private final QueuePublisher events;
     private final QueuePublisher reports;
     private final Instant podStarted = Instant.now();
-    /** When the record was written and when the final status was confirmed (System.nanoTime). */
-    private long recorded;
-    private long ended;
+    /** When EvalAI took the submission, and when the relay had confirmed its final status. */
+    private Instant submitted;
+    private Instant ended;
 
     private RelayedRun(RunningStack stack, Service relay, SubmissionIdentity identity, int workerPairs) {
         this.stack = stack;
@@ -78,16 +78,17 @@ final class RelayedRun implements AutoCloseable {
      */
     static RelayedRun start(BenchmarkRun.Context context, RunningStack stack, Path workDir, Duration cancelCheck,
             int workerPairs, int expectedRoutes) throws Exception {
-        var phase = stack.evaluation().phases().get(Long.toString(PHASE));
-        var view = stack.evalAi().createSubmission(
-                NewSubmission.of(TEAM, "Team " + TEAM, PHASE, "registry.example/team/agent:1"));
-        var identity = new SubmissionIdentity(view.pk(), view.challengePk(), PHASE, TEAM, "Team " + TEAM,
-                phase.leaderboard(), phase.track());
         var config = new HashMap<>(stack.quarkusConfig());
         config.put("relay.cancel-check.every", cancelCheck.toString());
         var relay = Service.start("results-relay", context.repo().resolve(
                 "results-relay/target/quarkus-app/quarkus-run.jar"), workDir, config, context.java(),
                 List.of("-XX:MaxRAM=512m"), Duration.ofSeconds(180));
+        // Submitted once the relay runs: the run's life, from EvalAI's submitted_at on, is all the relay's to count.
+        var phase = stack.evaluation().phases().get(Long.toString(PHASE));
+        var view = stack.evalAi().createSubmission(
+                NewSubmission.of(TEAM, "Team " + TEAM, PHASE, "registry.example/team/agent:1"));
+        var identity = new SubmissionIdentity(view.pk(), view.challengePk(), PHASE, TEAM, "Team " + TEAM,
+                phase.leaderboard(), phase.track());
         var run = new RelayedRun(stack, relay, identity, workerPairs);
         run.writeRecord(view.submittedAt(), expectedRoutes);
         return run;
@@ -118,7 +119,7 @@ final class RelayedRun implements AutoCloseable {
             var sent = record().get(SubmissionTable.FINAL_SENT);
             return sent != null && Boolean.TRUE.equals(sent.bool());
         });
-        ended = System.nanoTime();
+        ended = Instant.now();
         return attribute(SubmissionTable.STATUS);
     }
 
@@ -152,9 +153,9 @@ final class RelayedRun implements AutoCloseable {
         return kinds;
     }
 
-    /** How long (real time) the run was not over: from its record to its final status confirmed on EvalAI. */
+    /** The submission's life (wall time): from its creation on EvalAI to its final status confirmed there. */
     Duration notOver() {
-        return Duration.ofNanos(ended - recorded);
+        return Duration.between(submitted, ended);
     }
 
     /** The relay's own count ({@code relay_evalai_calls_total}, every answer), by kind. */
@@ -190,7 +191,7 @@ final class RelayedRun implements AutoCloseable {
         item.put(SubmissionTable.START_TIME, AttributeValue.fromS(SubmissionTable.NOT_YET));
         item.put(SubmissionTable.END_TIME, AttributeValue.fromS(SubmissionTable.NOT_YET));
         stack.dynamoDb().putItem(r -> r.tableName(table).item(item));
-        recorded = System.nanoTime();
+        submitted = submittedAt;
     }
 
     /** The Job's name as job-launcher gives it ({@code <team>-<track>-<id>-r<run>}). */

@@ -356,12 +356,15 @@ final class RunCostBenchmark {
     }
 
     /**
-     * 6d: what EvalAI received about the submission over the run, by kind, beside the seeds' relay (a status read on
+     * 6d: what EvalAI received about the submission over its life, by kind, beside the seeds' relay (a status read on
      * every progress report — one per period — plus the same updates) and the target (60 an hour plus one per update).
+     * Per hour of the submission's life (from its creation on EvalAI to its final status confirmed: the time the cancel
+     * check must cover, queue time included), and also per nominal hour of the run.
      */
     private void reportEvalAi(Duration run, int scale, Duration cancelCheck, RelayedRun relayed, String verdict,
             long seedsReports, long news) throws Exception {
-        double hours = run.toSeconds() / 3600.0;
+        double nominal = run.toSeconds() / 3600.0;
+        double hours = relayed.notOver().toMillis() * scale / 3_600_000.0;
         Map<String, Long> calls = relayed.calls();
         long total = calls.values().stream().mapToLong(Long::longValue).sum();
         long partial = calls.getOrDefault("partial", 0L);
@@ -370,12 +373,14 @@ final class RunCostBenchmark {
         double target = 60 + updates / hours;
         context.table().add("6d", "EvalAI calls per submission-hour (results-relay's packaged jar, JDK 17,"
                 + " -XX:MaxRAM=512m; the EvalAI stand-in; cancel check every " + Samples.fmt(cancelCheck.toMillis()
-                / 1000.0) + " s: 60 s of real time ÷ " + scale + ")",
+                / 1000.0) + " s: 60 s of real time ÷ " + scale + "; per hour of the submission's life, "
+                + Samples.fmt(hours * 60) + " min of real time from its creation to its final status confirmed)",
                 perHour(total, hours) + " " + perHour(calls, "", hours) + " (" + total + " calls: " + updates
                         + " updates — running, " + partial + " partial for " + news + " news reports, final — the run"
-                        + " ended " + verdict + "; " + calls.getOrDefault("cancelled-list", 0L) + " lists while the"
-                        + " run was not over, " + Samples.fmt(relayed.notOver().toMillis() * scale / 60_000.0)
-                        + " min of real time; the relay's own count: " + relayed.relayCounted() + ")",
+                        + " ended " + verdict + "; " + calls.getOrDefault("cancelled-list", 0L) + " lists; per"
+                        + " nominal hour of the " + run.toHours() + "-hour run " + perHour(total, nominal)
+                        + " against " + Samples.fmt(60 + updates / nominal) + "/h; the relay's own count: "
+                        + relayed.relayCounted() + ")",
                 perHour(seeds, hours) + " (a status read per progress report, one per period: " + seedsReports
                         + "; plus the same " + updates + " updates)",
                 "≤ 60 + 1 per real change (here " + Samples.fmt(target) + "/h)", total / hours <= target);

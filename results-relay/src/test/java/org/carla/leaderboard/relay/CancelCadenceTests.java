@@ -7,6 +7,7 @@ import static org.carla.leaderboard.relay.ResultsRelayTests.SENSORS;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.carla.leaderboard.domain.record.SubmissionTable;
@@ -106,6 +107,69 @@ class CancelCadenceTests {
         assertThat(given.record().get(SubmissionTable.CANCEL_REQUESTED_RUN).n()).isEqualTo("1");
         assertThat(EvalAiCalls.partialUpdates(stack.evalAi().calls(), given.pk())).isEmpty();
         assertThat(stack.evalAi().submission(given.pk()).orElseThrow().status()).isEqualTo("cancelled");
+    }
+
+    /**
+     * Issue 16: a run's whole life asks EvalAI about it at most once an interval, and each update costs one call. Its
+     * {@code running} update and its partial update each follow a list, with no read of their own; the final status is
+     * shown on EvalAI at once, and the read confirming it waits for the run's next turn, an interval after the last list
+     * that asked about the run, with {@code evalai_final_sent} set by it. The Job's end reported twice (job-launcher's
+     * two replicas) sends nothing again.
+     */
+    @Test
+    void aRunsLifeAsksAboutItOnceAnIntervalAndEachUpdateCostsOneCall() {
+        var given = GivenSubmission.submitted(stack, SENSORS).pending()
+                .results(Map.of("driving_score", 40.0, "route_completion", 90.0));
+        given.send(given.jobStarted());
+        await().atMost(WAIT).until(() -> !EvalAiCalls.runningUpdates(stack.evalAi().calls(), given.pk()).isEmpty());
+        given.report(given.progress(1, 2));
+        await().atMost(WAIT).until(() -> !EvalAiCalls.partialUpdates(stack.evalAi().calls(), given.pk()).isEmpty());
+
+        given.send(given.succeeded(), given.succeeded());
+
+        await().atMost(WAIT.plus(EVERY)).until(() -> given.record().containsKey(SubmissionTable.FINAL_SENT)
+                && given.record().get(SubmissionTable.FINAL_SENT).bool());
+        var calls = stack.evalAi().calls();
+        long challenge = given.identity.challengePk();
+        var finals = EvalAiCalls.finalUpdates(calls, given.pk());
+        assertThat(finals).as("one final update for two reports of the Job's end").hasSize(1);
+        assertThat(stack.evalAi().submission(given.pk()).orElseThrow().status()).as("EvalAI shows the final status")
+                .isEqualTo(given.recordStatus().toLowerCase(Locale.ROOT));
+        var reads = EvalAiCalls.reads(calls, given.pk());
+        assertThat(reads).as("the only read of the submission is the one confirming its final status").hasSize(1);
+        assertThat(calls.indexOf(reads.get(0))).isGreaterThan(calls.indexOf(finals.get(0)));
+        for (var update : List.of(EvalAiCalls.runningUpdates(calls, given.pk()).get(0),
+                EvalAiCalls.partialUpdates(calls, given.pk()).get(0))) {
+            var before = calls.subList(0, calls.indexOf(update)).stream()
+                    .filter(call -> EvalAiCalls.about(List.of(call), given.pk()).size() == 1
+                            || EvalAiCalls.lists(List.of(call), challenge).size() == 1)
+                    .toList();
+            assertThat(EvalAiCalls.lists(List.of(before.get(before.size() - 1)), challenge))
+                    .as("a list is the last call about the run before " + update.path()).hasSize(1);
+        }
+        var lists = EvalAiCalls.lists(calls.subList(0, calls.indexOf(finals.get(0))), challenge);
+        assertThat(Duration.between(lists.get(lists.size() - 1).time(), reads.get(0).time()))
+                .as("the confirming read waits for the run's next turn")
+                .isGreaterThanOrEqualTo(EVERY.minusMillis(500));
+    }
+
+    /**
+     * A relay that recorded a run's start and stopped before the run's next list (SIGKILL, its lease lost) leaves EvalAI
+     * showing {@code submitted}: the relay that finds the run RUNNING with no partial results sent, without having
+     * seen it before, tells EvalAI {@code running} with the run's Job after the run's next list.
+     */
+    @Test
+    void aRunningRunThisRelayNeverSawStartIsToldRunningAfterItsNextList() {
+        var given = GivenSubmission.submitted(stack, SENSORS).pending().runningAsRecordedElsewhere();
+
+        await().atMost(WAIT.plus(EVERY)).until(() -> !EvalAiCalls.runningUpdates(stack.evalAi().calls(), given.pk())
+                .isEmpty());
+        var calls = stack.evalAi().calls();
+        var running = EvalAiCalls.runningUpdates(calls, given.pk());
+        assertThat(running).hasSize(1);
+        assertThat(EvalAiCalls.body(running.get(0)).path("job_name").asText()).isEqualTo(given.jobName());
+        assertThat(stack.evalAi().submission(given.pk()).orElseThrow().status()).isEqualTo("running");
+        assertThat(EvalAiCalls.reads(calls, given.pk())).as("the list before it is its guard").isEmpty();
     }
 
     public static class EveryTenSeconds implements QuarkusTestProfile {

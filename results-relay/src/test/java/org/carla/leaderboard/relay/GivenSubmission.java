@@ -119,6 +119,19 @@ final class GivenSubmission {
         return this;
     }
 
+    /**
+     * The run's pod runs and another relay recorded it RUNNING (as {@code job-started} does) but stopped before telling
+     * EvalAI: no event reaches this relay.
+     */
+    GivenSubmission runningAsRecordedElsewhere() {
+        stack.dynamoDb().updateItem(r -> r.tableName(table).key(key())
+                .updateExpression("SET #status = :running, #start = :start")
+                .expressionAttributeNames(Map.of("#status", SubmissionTable.STATUS, "#start", SubmissionTable.START_TIME))
+                .expressionAttributeValues(Map.of(":running", AttributeValue.fromS("RUNNING"),
+                        ":start", AttributeValue.fromS(Instant.now().toString()))));
+        return this;
+    }
+
     /** Whether the cancel control object is in the bucket. */
     boolean cancelControl() {
         return stack.s3().listObjectsV2(r -> r.bucket(bucket).prefix(SubmissionLayout.cancelControl(id())))

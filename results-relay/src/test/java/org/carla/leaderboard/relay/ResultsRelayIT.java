@@ -38,7 +38,10 @@ import software.amazon.awssdk.services.sqs.model.Message;
 @TestProfile(ResultsRelayIT.Stack.class)
 class ResultsRelayIT {
 
-    /** A partial update waits up to the cancel check's interval for its run's list, its guard. */
+    /**
+     * The running and partial updates wait up to the cancel check's interval for their run's list, their guard; the
+     * confirmation of the final status for the run's next turn.
+     */
     private static final Duration PARTIAL_WAIT = PATIENCE.plusSeconds(6);
 
     public static class Stack extends LocalStackProfile {
@@ -60,7 +63,7 @@ class ResultsRelayIT {
         var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS);
 
         given.send(given.jobStarted());
-        await().atMost(PATIENCE).until(() -> "running".equals(given.onEvalAi().status()));
+        await().atMost(PARTIAL_WAIT).until(() -> "running".equals(given.onEvalAi().status()));
         assertThat(given.recordStatus()).isEqualTo("RUNNING");
         given.report(given.progress(1, 2));
         await().atMost(PARTIAL_WAIT).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
@@ -68,7 +71,7 @@ class ResultsRelayIT {
         await().atMost(PATIENCE).until(() -> given.record().containsKey(SubmissionTable.LAST_ENDING));
         given.send(given.succeeded());
 
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
+        await().atMost(PARTIAL_WAIT).until(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
         var onEvalAi = given.onEvalAi();
         assertThat(onEvalAi.status()).isEqualTo("finished");
         assertThat(onEvalAi.statusHistory()).containsSubsequence("running", "partially_evaluated", "finished");
@@ -87,7 +90,7 @@ class ResultsRelayIT {
     void aHostileReportIsDeadLetteredWithItsReasonAndTheNextOneIsRelayed() {
         var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS);
         given.send(given.jobStarted());
-        await().atMost(PATIENCE).until(() -> "running".equals(given.onEvalAi().status()));
+        await().atMost(PARTIAL_WAIT).until(() -> "running".equals(given.onEvalAi().status()));
         Progress report = given.progress(1, 2);
         String body = EventCodec.write(report).replace(report.resultsDigest(), "$(rm -rf /)");
 

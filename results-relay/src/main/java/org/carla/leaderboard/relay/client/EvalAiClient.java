@@ -112,6 +112,12 @@ public class EvalAiClient {
         return EvalAiStatus.parse(found == null ? null : found.status());
     }
 
+    /** The submission's status as EvalAI shows it after its final update: one read, counted as a confirmation. */
+    public EvalAiStatus shownAfterFinal(SubmissionIdentity submission) {
+        var found = call(CONFIRM, submission.submissionPk(), () -> api.submission(submission.submissionPk(), bearer()));
+        return EvalAiStatus.parse(found == null ? null : found.status());
+    }
+
     /**
      * Re-reads the submission until EvalAI shows the final status just sent: 5 reads, 1 s apart then doubling (the
      * same retry tools as every call, with a policy of its own).
@@ -122,8 +128,7 @@ public class EvalAiClient {
             retryOn = { EvalAiNotShownException.class, EvalAiUnavailableException.class, TimeoutException.class })
     @ExponentialBackoff(factor = 2, maxDelay = 16, maxDelayUnit = ChronoUnit.SECONDS)
     public void awaitShown(SubmissionIdentity submission, SubmissionStatus status) {
-        var found = call(CONFIRM, submission.submissionPk(), () -> api.submission(submission.submissionPk(), bearer()));
-        var shown = EvalAiStatus.parse(found == null ? null : found.status());
+        var shown = shownAfterFinal(submission);
         if (shown != EvalAiStatus.valueOf(status.name())) {
             throw new EvalAiNotShownException("EvalAI still shows submission " + submission.submissionPk() + " "
                     + shown.value() + ", expected " + status.evalAiValue());

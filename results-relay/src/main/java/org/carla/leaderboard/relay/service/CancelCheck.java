@@ -2,12 +2,12 @@ package org.carla.leaderboard.relay.service;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -15,9 +15,13 @@ import java.util.stream.Collectors;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import org.carla.leaderboard.domain.event.JobStarted;
+import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.relay.client.EvalAiClient;
 import org.carla.leaderboard.relay.service.IndexedRuns.Found;
 import org.carla.leaderboard.relay.service.RunningReports.ReadyPartial;
+import org.carla.leaderboard.relay.service.StatusReads.PendingConfirm;
+import org.carla.leaderboard.relay.service.StatusReads.PendingStart;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
@@ -33,12 +37,14 @@ import io.quarkus.scheduler.Scheduler;
  * index by status (a query per status, never a scan), read again every {@code relay.cancel-check.every} (60 s); per
  * challenge, one EvalAI call lists the challenge's cancelled submissions submitted since the oldest of them
  * ({@link EvalAiClient#cancelledSince}), however many of its submissions run. The list is due when one of the
- * challenge's runs has not been asked about for {@code every} ({@link StatusReads}): a status read before an update
- * counts, so a lone submission's updates do not add reads to its cancel check. The check ticks every
- * {@code every / 60} (at least 1 s; in memory, no call unless a list is due), so a run is asked about at most
- * {@code every} plus half a tick after the last time. A run cancelled there is passed on by {@link CancelRequests}
- * (the record's {@code cancel_requested_run}, then the control object), under the submission's lock and on its record
- * read again.
+ * challenge's runs has not been asked about for {@code every} ({@link StatusReads}; a run's submission counts as its
+ * first ask, and a status read before an update counts), so a lone submission is asked about once per {@code every}
+ * of its life. Right after a list that shows them not cancelled, the updates that waited for it are sent: a run's
+ * {@code running}, then its partial results; and at each tick the final statuses whose run's turn has come are
+ * confirmed ({@link FinalReports#confirm}). The check ticks every {@code every / 60} (at least 1 s; in memory, no call
+ * unless one is due), so a run is asked about at most {@code every} plus half a tick after the last time. A run
+ * cancelled there is passed on by {@link CancelRequests} (the record's {@code cancel_requested_run}, then the control
+ * object), under the submission's lock and on its record read again.
  */
 @ApplicationScoped
 public class CancelCheck {
@@ -52,6 +58,7 @@ public class CancelCheck {
     private final SubmissionLocks locks;
     private final StatusReads reads;
     private final RunningReports running;
+    private final FinalReports finals;
     private final MeterRegistry registry;
 
     /** The runs not over by challenge, as the index showed them at the last reading. */
@@ -61,7 +68,8 @@ public class CancelCheck {
     private final Set<Long> failing = ConcurrentHashMap.newKeySet();
 
     CancelCheck(IndexedRuns indexed, SubmissionRecords records, EvalAiClient evalAi, CancelRequests cancels,
-            SubmissionLocks locks, StatusReads reads, RunningReports running, MeterRegistry registry) {
+            SubmissionLocks locks, StatusReads reads, RunningReports running, FinalReports finals,
+            MeterRegistry registry) {
         this.indexed = indexed;
         this.records = records;
         this.evalAi = evalAi;
@@ -69,6 +77,7 @@ public class CancelCheck {
         this.locks = locks;
         this.reads = reads;
         this.running = running;
+        this.finals = finals;
         this.registry = registry;
     }
 
@@ -90,6 +99,10 @@ public class CancelCheck {
                 check(challengePk, runs);
             }
         });
+        for (PendingConfirm confirm : reads.dueConfirms(Instant.now())) {
+            long pk = confirm.submission().submissionPk();
+            locks.run(pk, () -> finals.confirm(confirm));
+        }
     }
 
     /** One check of every run not over now, each challenge listed (the tests run it themselves). */
@@ -109,7 +122,30 @@ public class CancelCheck {
                     challenge -> new ArrayList<>()).add(run);
         }
         byChallenge = found;
+        Instant now = Instant.now();
+        found.values().forEach(runs -> runs.forEach(run -> {
+            // Only the scheduled check defers running; without it each start is told at once.
+            if (reads.seen(run.record(), now) && reads.every().isPresent()) {
+                unannounced(run, now).ifPresent(reads::again);
+            }
+        }));
         reads.keepOnly(found.values().stream().flatMap(List::stream).map(CancelCheck::pk).collect(Collectors.toSet()));
+    }
+
+    /**
+     * A running run this process had not seen, with no partial results sent: whether EvalAI was told {@code running}
+     * is not known here (the process that handled its start may have stopped before its list), so it is told again
+     * after the run's next list (the same update: EvalAI shows {@code running} either way).
+     */
+    private static Optional<PendingStart> unannounced(Found run, Instant now) {
+        var record = run.record();
+        if (!record.is(SubmissionStatus.RUNNING) || record.lastResultsDigest() != null || record.cancelRequested()
+                || record.jobName() == null || record.identity().isEmpty()) {
+            return Optional.empty();
+        }
+        Instant started = record.times().started() != null ? record.times().started() : now;
+        return Optional.of(new PendingStart(JobStarted.of(record.identity().get(), record.run(), record.jobName(),
+                started, now), run.destination()));
     }
 
     private static long pk(Found run) {
@@ -120,8 +156,10 @@ public class CancelCheck {
         // The partial updates waiting for this list are made ready first (records and files read): each is then sent
         // right after the list that shows its run not cancelled, which guards it.
         var ready = new ArrayList<ReadyPartial>();
+        var starts = new ArrayList<PendingStart>();
         for (Found run : runs) {
             long pk = pk(run);
+            reads.takeStart(pk).ifPresent(starts::add);
             reads.take(pk).ifPresent(partial -> locks.run(pk,
                     () -> running.prepareWaiting(partial).ifPresent(ready::add)));
         }
@@ -130,6 +168,7 @@ public class CancelCheck {
         try {
             cancelled = evalAi.cancelledSince(challengePk, oldest(runs));
         } catch (RuntimeException e) {
+            starts.forEach(reads::again);
             ready.forEach(update -> reads.again(update.partial()));
             evalAi.noteFailure(e);
             unavailable(challengePk, runs.size(), e);
@@ -146,7 +185,13 @@ public class CancelCheck {
                 locks.run(pk, () -> request(run.record(), run.destination()));
             }
         }
-        // The list just showed these runs not cancelled: it guards the partial updates that waited for it.
+        // The list just showed these runs not cancelled: it guards the updates that waited for it, running first.
+        for (PendingStart start : starts) {
+            long pk = start.event().submission().submissionPk();
+            if (!cancelled.contains(pk)) {
+                locks.run(pk, () -> running.relayStart(start, sent));
+            }
+        }
         for (ReadyPartial update : ready) {
             long pk = update.partial().submission().submissionPk();
             if (!cancelled.contains(pk)) {
@@ -182,16 +227,8 @@ public class CancelCheck {
 
     /** When the oldest of them was submitted; a record without a readable time lists the whole challenge. */
     private static Instant oldest(List<Found> runs) {
-        return runs.stream().map(run -> submitted(run.record())).min(Comparator.naturalOrder())
+        return runs.stream().map(run -> StatusReads.submitted(run.record())).min(Comparator.naturalOrder())
                 .orElse(Instant.EPOCH);
-    }
-
-    private static Instant submitted(SubmissionRecord record) {
-        try {
-            return record.submittedTime() == null ? Instant.EPOCH : Instant.parse(record.submittedTime());
-        } catch (DateTimeParseException e) {
-            return Instant.EPOCH;
-        }
     }
 
     private void count(String outcome) {

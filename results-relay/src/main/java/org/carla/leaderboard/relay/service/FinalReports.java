@@ -16,12 +16,15 @@ import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.record.GpuUsage;
+import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.domain.results.Metric;
+import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.relay.client.EvalAiClient;
 import org.carla.leaderboard.relay.client.Evaluation;
 import org.carla.leaderboard.relay.config.RelayConfig;
+import org.carla.leaderboard.relay.service.StatusReads.PendingConfirm;
 import org.carla.leaderboard.relay.store.Qualifiers;
 import org.carla.leaderboard.relay.store.SubmissionFiles;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
@@ -39,6 +42,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * <li>send it to EvalAI and re-read the submission until EvalAI shows it;</li>
  * <li>set {@code evalai_final_sent = true}.</li>
  * </ol>
+ * While the scheduled cancel check runs, the confirming read of a run asked about less than an interval ago waits for
+ * the run's next turn ({@link StatusReads}, {@link #confirm}) and step 3 comes then: EvalAI shows the final status at
+ * once, its confirmation costs no call beyond one per interval.
  * An event for a final record whose report was sent is dropped. One whose report was not sent (a crash, or EvalAI
  * down, between 1 and 3) sends the recorded status again: the update is idempotent, so the worst case is the same
  * report twice, never none.
@@ -65,11 +71,13 @@ class FinalReports {
     private final Duration lastReportWait;
     private final ObjectMapper mapper;
     private final TrackCatalog catalog;
+    private final StatusReads reads;
 
     FinalReports(SubmissionRecords records, SubmissionFiles files, EvaluationFiles evaluationFiles,
             FailureExplanation failures, Qualifiers qualifiers, EvalAiClient evalAi, RelayMetrics metrics,
-            RelayConfig config, ObjectMapper mapper, TrackCatalog catalog) {
+            RelayConfig config, ObjectMapper mapper, TrackCatalog catalog, StatusReads reads) {
         this.catalog = catalog;
+        this.reads = reads;
         this.records = records;
         this.files = files;
         this.evaluationFiles = evaluationFiles;
@@ -155,6 +163,13 @@ class FinalReports {
             Destination destination, Composer composer) {
         Optional<SubmissionStatus> recorded = Optional.empty();
         if (record.isTerminal()) {
+            if (reads.confirming(submission.submissionPk(), record.run())) {
+                // A repeat (job-launcher's replicas both report a Job's end): sent already, its confirmation is due.
+                LOG.infof("submission %d: dropping %s of run %d, its %s was sent and is confirmed at the run's next"
+                        + " ask", submission.submissionPk(), type, record.run(), record.status());
+                metrics.dropped(type, RelayMetrics.FINAL);
+                return false;
+            }
             if (record.finalSent()) {
                 LOG.infof("submission %d: dropping %s of run %d, already reported %s to EvalAI",
                         submission.submissionPk(), type, record.run(), record.status());
@@ -187,12 +202,55 @@ class FinalReports {
             LOG.infof("submission %d: team %d qualified for %s", submission.submissionPk(), submission.teamId(),
                     report.qualifiesFor());
         }
-        sendAndConfirm(submission, report.status(), report.evaluation());
+        evalAi.sendFinal(submission, report.status(), report.evaluation());
+        var confirm = new PendingConfirm(submission, record, report.status(), report.evaluation(), destination);
+        if (reads.waits(confirm, Instant.now())) {
+            metrics.relayed(type);
+            LOG.infof("submission %d: run %d %s sent to EvalAI, confirmed at the run's next ask",
+                    submission.submissionPk(), record.run(), report.status());
+            return true;
+        }
+        evalAi.awaitShown(submission, report.status());
         records.markFinalSent(destination.table(), record, report.status());
         metrics.relayed(type);
         LOG.infof("submission %d: run %d %s reported to EvalAI", submission.submissionPk(), record.run(),
                 report.status());
         return true;
+    }
+
+    /**
+     * The read confirming a final status sent earlier, at the run's turn ({@link StatusReads}; under the submission's
+     * lock): {@code evalai_final_sent} when EvalAI shows it; otherwise (a late update of another replica took its
+     * place) the same report sent again, to be confirmed at the run's next turn. A read EvalAI does not answer is made
+     * again at the next tick; a relay that stops before it leaves the record unconfirmed for the stuck rule
+     * {@code unconfirmed-final}.
+     */
+    void confirm(PendingConfirm confirm) {
+        var submission = confirm.submission();
+        long pk = submission.submissionPk();
+        try {
+            Instant sent = Instant.now();
+            var shown = evalAi.shownAfterFinal(submission);
+            reads.asked(pk, sent);
+            if (shown == EvalAiStatus.valueOf(confirm.status().name())) {
+                records.markFinalSent(confirm.destination().table(), confirm.record(), confirm.status());
+                LOG.infof("submission %d: run %d %s reported to EvalAI", pk, confirm.record().run(), confirm.status());
+                return;
+            }
+            LOG.warnf("submission %d: EvalAI shows %s after the final update %s of run %d; sending it again", pk,
+                    shown.value(), confirm.status().evalAiValue(), confirm.record().run());
+            evalAi.sendFinal(submission, confirm.status(), confirm.evaluation());
+            reads.waits(confirm, Instant.now());
+        } catch (EvalAiRejectedException e) {
+            // The record stays unconfirmed: the stuck rule unconfirmed-final reports it to the operators.
+            LOG.errorf("submission %d: EvalAI refuses the final report of run %d (%s)", pk, confirm.record().run(),
+                    e.getMessage());
+        } catch (RuntimeException e) {
+            evalAi.noteFailure(e);
+            reads.again(confirm);
+            LOG.warnf("submission %d: the final status of run %d not confirmed yet: %s", pk, confirm.record().run(),
+                    e.getMessage());
+        }
     }
 
     private FinalReport composeNotLaunched(boolean notAllowed, Optional<SubmissionStatus> recorded) {
@@ -279,12 +337,6 @@ class FinalReports {
             return finished.finishedAt();
         }
         return event.at();
-    }
-
-    /** Sends the final status, then reads the submission until EvalAI shows it ({@link EvalAiClient#awaitShown}). */
-    private void sendAndConfirm(SubmissionIdentity submission, SubmissionStatus status, Evaluation evaluation) {
-        evalAi.sendFinal(submission, status, evaluation);
-        evalAi.awaitShown(submission, status);
     }
 
     /** The report of the run from its record as read, with the status recorded already when there is one. */

@@ -17,16 +17,18 @@ import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.relay.client.EvalAiClient;
 import org.carla.leaderboard.relay.client.Evaluation;
 import org.carla.leaderboard.relay.service.StatusReads.PendingPartial;
+import org.carla.leaderboard.relay.service.StatusReads.PendingStart;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
 
 /**
  * A running run: its pod started, and logcopy reports progress. The record's conditional write comes first, so nothing
- * is sent to EvalAI for a run that is over or superseded; EvalAI's status is read right before an update that would
- * take EvalAI out of {@code cancelled} (EvalAI takes a running or partial update over a cancel), so a cancel there is
- * passed to the pod rather than overwritten. A progress report without news (same results digest) only moves the
- * record's progress.
+ * is sent to EvalAI for a run that is over or superseded; an update that would take EvalAI out of {@code cancelled}
+ * (EvalAI takes a running or partial update over a cancel) follows right after a call that shows the run not cancelled
+ * (the run's next list, which it waits for, or a status read of its own when the run is due to be asked about,
+ * {@link StatusReads}), so a cancel there is passed to the pod rather than overwritten. A progress report without
+ * news (same results digest) only moves the record's progress.
  */
 @ApplicationScoped
 class RunningReports {
@@ -52,7 +54,11 @@ class RunningReports {
         this.reads = reads;
     }
 
-    /** The run's pod runs: RUNNING from its start, then {@code running} on EvalAI with the Job's name. */
+    /**
+     * The run's pod runs: RUNNING from its start, then {@code running} on EvalAI with the Job's name, right after the
+     * run's next list (which shows it not cancelled: EvalAI takes {@code running} over a cancel) or, when the run is due
+     * to be asked about, after a read of its status.
+     */
     void jobStarted(SubmissionRecord record, JobStarted event, Destination destination) {
         var submission = event.submission();
         if (record.isTerminal()) {
@@ -70,12 +76,51 @@ class RunningReports {
             drop(event.type(), RelayMetrics.REPEAT, submission, "partial results were sent already");
             return;
         }
-        if (record.cancelRequested() || cancelledOnEvalAi(submission, record, destination)) {
+        if (record.cancelRequested()) {
             return;
         }
-        evalAi.markRunning(submission, event.jobName());
+        Instant now = Instant.now();
+        reads.seen(record, now);
+        if (reads.waits(new PendingStart(event, destination), now)) {
+            LOG.debugf("submission %d: run %d running in Job %s; EvalAI told at the run's next list",
+                    submission.submissionPk(), event.run(), event.jobName());
+            return;
+        }
+        if (cancelledOnEvalAi(submission, record, destination)) {
+            return;
+        }
+        markRunning(event);
+    }
+
+    /**
+     * A {@code running} update that waited for its run's list, relayed right after the list showed the run not
+     * cancelled ({@code listed}: when it was sent), on the record read again: only while the run still runs with no
+     * cancel recorded and no partial results sent (which say more than {@code running}); EvalAI's status read first when
+     * more than {@link #FRESH} passed since the list.
+     */
+    void relayStart(PendingStart start, Instant listed) {
+        var event = start.event();
+        var destination = start.destination();
+        try {
+            var record = records.find(destination.table(), event.submission().teamId(),
+                    Long.toString(event.submission().submissionPk()))
+                    .filter(found -> found.run() == event.run() && found.is(SubmissionStatus.RUNNING)
+                            && !found.cancelRequested() && found.lastResultsDigest() == null);
+            if (record.isEmpty() || Instant.now().isAfter(listed.plus(FRESH))
+                    && cancelledOnEvalAi(event.submission(), record.get(), destination)) {
+                return;
+            }
+            markRunning(event);
+        } catch (RuntimeException e) {
+            reads.again(start);
+            LOG.warnf("submission %d: running not relayed yet: %s", event.submission().submissionPk(), e.getMessage());
+        }
+    }
+
+    private void markRunning(JobStarted event) {
+        evalAi.markRunning(event.submission(), event.jobName());
         metrics.relayed(event.type());
-        LOG.infof("submission %d: run %d running in Job %s since %s", submission.submissionPk(), event.run(),
+        LOG.infof("submission %d: run %d running in Job %s since %s", event.submission().submissionPk(), event.run(),
                 event.jobName(), event.podStartedAt());
     }
 

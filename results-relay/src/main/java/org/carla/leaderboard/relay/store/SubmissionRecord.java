@@ -32,11 +32,13 @@ import org.carla.leaderboard.domain.status.SubmissionStatus;
  * @param times              when the run started, last reported, took its status and ended, for the stuck rules
  * @param failureReason      the first line of a failed run's stderr as recorded ({@code failure_reason}), else
  *                           {@code null}
+ * @param jobName            the Job of the run ({@code job_name}), {@code null} when not recorded
  */
 public record SubmissionRecord(Optional<SubmissionIdentity> identity, long teamId, String submissionId, int run,
         SubmissionStatus status, boolean finalSent, int cancelRequestedRun, OptionalInt expectedRoutes,
         OptionalInt workerPairs, String instanceType, String lastResultsDigest, OptionalInt routesDone, String submittedTime,
-        String lastEnding, List<String> notUploaded, double gpuHours, RunTimes times, String failureReason) {
+        String lastEnding, List<String> notUploaded, double gpuHours, RunTimes times, String failureReason,
+        String jobName) {
 
     /**
      * The run's times as recorded, each {@code null} when not reached or unreadable.

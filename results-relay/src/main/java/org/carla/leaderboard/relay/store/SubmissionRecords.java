@@ -333,7 +333,8 @@ public class SubmissionRecords {
                 new SubmissionRecord.RunTimes(time(item, START_TIME), time(item, LAST_PROGRESS_TIME),
                         lastHistoryTime(item), time(item, END_TIME)),
                 Optional.ofNullable(string(item, FAILURE_REASON)).filter(reason -> !reason.equals(NOT_YET))
-                        .orElse(null));
+                        .orElse(null),
+                Optional.ofNullable(string(item, JOB_NAME)).filter(name -> !name.equals(NOT_YET)).orElse(null));
     }
 
     private static Instant time(Map<String, AttributeValue> item, String attribute) {
