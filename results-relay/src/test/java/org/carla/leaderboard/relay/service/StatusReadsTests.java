@@ -7,9 +7,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.status.SubmissionStatus;
+import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.carla.leaderboard.relay.service.StatusReads.PendingPartial;
 import org.junit.jupiter.api.Test;
 
@@ -123,5 +126,58 @@ class StatusReadsTests {
         for (int i = 1; i < asks.size(); i++) {
             assertThat(Duration.between(asks.get(i - 1), asks.get(i))).isLessThanOrEqualTo(Duration.ofMillis(60_500));
         }
+    }
+
+    /**
+     * A run's submission counts as its first ask: the run is first due a whole interval after EvalAI's submitted_at,
+     * so a life of L minutes on a tick of a second costs at most L asks (lists, guard reads, the confirming read).
+     */
+    @Test
+    void aRunsLifeOfTwoHoursIsAskedAboutAtMostOnceAMinuteFromItsSubmission() {
+        var reads = new StatusReads(Optional.of(EVERY));
+        Instant submitted = START.plusMillis(300);
+        assertThat(reads.seen(record(submitted), submitted.plusSeconds(5))).as("first seen").isTrue();
+        assertThat(reads.seen(record(submitted), submitted.plusSeconds(6))).as("seen before").isFalse();
+
+        var asks = new ArrayList<Instant>();
+        Instant end = submitted.plus(Duration.ofHours(2));
+        for (Instant now = START; !now.isAfter(end); now = now.plus(GRAIN)) {
+            if (reads.due(List.of(PK), now)) {
+                // A call is sent a little after its tick.
+                reads.asked(PK, now.plusMillis(40));
+                asks.add(now);
+            }
+        }
+
+        assertThat(asks.get(0)).as("the first ask").isAfterOrEqualTo(submitted.plus(EVERY))
+                .isBeforeOrEqualTo(submitted.plus(EVERY).plus(GRAIN));
+        assertThat(asks.size()).as("asks in 120 minutes").isLessThanOrEqualTo(120);
+        for (int i = 1; i < asks.size(); i++) {
+            assertThat(Duration.between(asks.get(i - 1), asks.get(i))).as("between two asks").isEqualTo(EVERY);
+        }
+    }
+
+    /** A final status waiting for its confirmation keeps its run's last ask, though the run is no longer not over. */
+    @Test
+    void aConfirmationWaitsForTheRunsTurnEvenAfterTheRunIsOver() {
+        var reads = new StatusReads(Optional.of(EVERY));
+        var confirm = new StatusReads.PendingConfirm(SUBMISSION, record(START), null, null, null);
+        assertThat(reads.waits(confirm, START)).as("never asked: confirmed at once").isFalse();
+        reads.asked(PK, START);
+        assertThat(reads.waits(confirm, START.plusSeconds(10))).isTrue();
+        assertThat(reads.confirming(PK, 1)).isTrue();
+        assertThat(reads.confirming(PK, 2)).as("another run's").isFalse();
+
+        reads.keepOnly(Set.of());
+
+        assertThat(reads.dueConfirms(START.plusSeconds(30))).as("not its turn yet").isEmpty();
+        assertThat(reads.dueConfirms(START.plusSeconds(60))).containsExactly(confirm);
+        assertThat(reads.confirming(PK, 1)).as("taken").isFalse();
+    }
+
+    private static SubmissionRecord record(Instant submitted) {
+        return new SubmissionRecord(Optional.of(SUBMISSION), 4, Long.toString(PK), 1, SubmissionStatus.RUNNING, false,
+                0, OptionalInt.empty(), OptionalInt.empty(), null, null, OptionalInt.empty(), submitted.toString(), null,
+                List.of(), 0, new SubmissionRecord.RunTimes(null, null, null, null), null, "job");
     }
 }
