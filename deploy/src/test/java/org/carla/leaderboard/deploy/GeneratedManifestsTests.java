@@ -28,7 +28,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 
 /**
  * The committed, generated service manifests (deploy/kubernetes/<service>.yml): the EvalAI token reaches only
- * ingest-service and results-relay, job-launcher's Role is exactly what it needs, every service is probed, bounded
+ * ingest-service and results-relay, job-launcher's and results-relay's Roles are exactly what they need, every service is probed, bounded
  * by the memory it was measured to use, runs twice with a disruption budget, and is configured, and the committed
  * files are what the build generates (deploy-manifests depends on the services, so the build has written them).
  */
@@ -112,11 +112,45 @@ class GeneratedManifestsTests {
     }
 
     @Test
-    void noServiceHoldsClusterWidePermissionsAndOnlyTheLauncherAndTheConsoleHaveARole() {
+    void theRelayMayOnlyReadRenewAndCreateItsLeaseInItsOwnNamespace() {
+        List<HasMetadata> relay = byService.get("results-relay");
+        String namespace = deployment("results-relay").getMetadata().getNamespace();
+        assertThat(ServiceManifestChecks.ofKind(relay, Role.class)).singleElement().satisfies(role -> {
+            assertThat(role.getMetadata().getNamespace()).isEqualTo(namespace).isEqualTo("leaderboard");
+            // fabric8's LeaderElector: get and update (resourceVersion-locked) of the Lease results-relay; the first
+            // create, which RBAC cannot limit by name
+            assertThat(role.getRules()).hasSize(2).allSatisfy(rule -> {
+                assertThat(rule.getApiGroups()).containsExactly("coordination.k8s.io");
+                assertThat(rule.getResources()).containsExactly("leases");
+            });
+            assertThat(role.getRules()).anySatisfy(rule -> {
+                assertThat(rule.getResourceNames()).containsExactly("results-relay");
+                assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "update");
+            });
+            assertThat(role.getRules()).anySatisfy(rule -> {
+                assertThat(rule.getResourceNames()).isNullOrEmpty();
+                assertThat(rule.getVerbs()).containsExactly("create");
+            });
+        });
+        assertThat(ServiceManifestChecks.ofKind(relay, RoleBinding.class)).singleElement().satisfies(binding -> {
+            assertThat(binding.getMetadata().getNamespace()).isEqualTo(namespace);
+            assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
+            assertThat(binding.getRoleRef().getName()).isEqualTo("results-relay");
+            assertThat(binding.getSubjects()).singleElement().satisfies(subject -> {
+                assertThat(subject.getKind()).isEqualTo("ServiceAccount");
+                assertThat(subject.getName()).isEqualTo(deployment("results-relay").getSpec().getTemplate().getSpec()
+                        .getServiceAccountName());
+                assertThat(subject.getNamespace()).isEqualTo(namespace);
+            });
+        });
+    }
+
+    @Test
+    void noServiceHoldsClusterWidePermissionsAndOnlyTheLauncherTheRelayAndTheConsoleHaveARole() {
         byService.forEach((service, objects) -> {
             assertThat(ServiceManifestChecks.ofKind(objects, ClusterRole.class)).as(service).isEmpty();
             assertThat(ServiceManifestChecks.ofKind(objects, ClusterRoleBinding.class)).as(service).isEmpty();
-            if (!service.equals("job-launcher") && !service.equals("ops-console")) {
+            if (!List.of("job-launcher", "results-relay", "ops-console").contains(service)) {
                 assertThat(ServiceManifestChecks.ofKind(objects, Role.class)).as(service).isEmpty();
                 assertThat(ServiceManifestChecks.ofKind(objects, RoleBinding.class)).as(service).isEmpty();
             }

@@ -152,8 +152,16 @@ class NetworkPolicyTests {
             Pod service = service(name);
             assertThat(verdict.allowsEgress(service, Peer.address(EVALAI_ADDRESS, 443, "TCP"))).isTrue();
             assertThat(verdict.allowsEgress(service, Peer.address(EVALAI_ADDRESS, 80, "TCP"))).isFalse();
-            assertThat(verdict.allowsEgress(service, Peer.address(KUBERNETES_SERVICE, 443, "TCP"))).as("no Kubernetes API").isFalse();
             assertThat(verdict.allowsEgress(service, Peer.address(ECR_ENDPOINT, 443, "TCP"))).isFalse();
+        }
+
+        @Test
+        void onlyTheRelayOfTheTwoReachesTheKubernetesApiForItsLease() {
+            assertThat(verdict.allowsEgress(RESULTS_RELAY, Peer.address(KUBERNETES_SERVICE, 443, "TCP"))).isTrue();
+            assertThat(verdict.allowsEgress(RESULTS_RELAY, Peer.address(API_SERVER_INTERFACE, 443, "TCP"))).isTrue();
+            assertThat(verdict.allowsEgress(INGEST_SERVICE, Peer.address(KUBERNETES_SERVICE, 443, "TCP")))
+                    .as("no Kubernetes API").isFalse();
+            assertThat(verdict.allowsEgress(INGEST_SERVICE, Peer.address(API_SERVER_INTERFACE, 443, "TCP"))).isFalse();
         }
 
         @Test

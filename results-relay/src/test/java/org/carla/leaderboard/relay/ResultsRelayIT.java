@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /**
  * The packaged results-relay (the jar, or the native executable under {@code -Pnative}) in its production
  * configuration but for the cancel check's interval (5 s, not 60 s: a partial update waits for its run's next list),
- * against ElasticMQ, DynamoDB Local, S3Proxy and the EvalAI stand-in: a run's lifecycle events and
+ * against ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI stand-in and the API server (its Lease): a run's lifecycle events and
  * logcopy's reports become EvalAI's running, partial and final updates and the final record; a hostile report is
  * dead-lettered with its reason and the next one is relayed; Kubernetes' probes get their answers.
  */
@@ -46,7 +46,8 @@ class ResultsRelayIT {
 
     public static class Stack extends LocalStackProfile {
         public Stack() {
-            super(Map.of("components", "sqs,dynamodb,s3,evalai"));
+            // kubernetes: the production relay is active only while it holds its Lease, on the stack's API server
+            super(Map.of("components", "sqs,dynamodb,s3,evalai,kubernetes"));
         }
 
         @Override
@@ -117,6 +118,9 @@ class ResultsRelayIT {
 
     @Test
     void theProbesSeeBothConsumersPollingTheirQueuesAndTheTables() {
+        // alone, the relay takes its Lease at its first try
+        await().atMost(PATIENCE).untilAsserted(() -> given().get("/q/health/well").then().statusCode(200)
+                .body("checks.find { it.name == 'relay-lease' }.data.role", equalTo("active")));
         given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'queue-consumers' }.data.'submission-events'", startsWith("polling"))
                 .body("checks.find { it.name == 'queue-consumers' }.data.'progress-reports'", startsWith("polling"));

@@ -8,8 +8,8 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * How the relay consumes its queues, waits for logcopy's last report, reads the merged results and tails failed
- * containers' logs.
+ * How the relay consumes its queues, which replica is active, waits for logcopy's last report, reads the merged results
+ * and tails failed containers' logs.
  */
 @ConfigMapping(prefix = "relay")
 public interface RelayConfig {
@@ -26,6 +26,9 @@ public interface RelayConfig {
 
     CancelCheck cancelCheck();
 
+    /** Which replica is active: {@code relay.leadership.*}. */
+    Leadership leadership();
+
     /**
      * How long after its Job ended a run's final report waits for logcopy's last report (its ending and what it could
      * not upload), which travels on another queue.
@@ -41,6 +44,37 @@ public interface RelayConfig {
          */
         @WithDefault("60s")
         String every();
+    }
+
+    /**
+     * One replica active at a time, coordinated by a {@code coordination.k8s.io/v1} Lease (README, "Active and
+     * standby"). The timings are client-go's for Kubernetes' own controllers: a dead holder is replaced within
+     * {@code duration} plus a retry period, and a holder cut off stands down {@code duration - renewDeadline} before
+     * another may take its Lease.
+     */
+    interface Leadership {
+        /** {@code on}: active only while holding the Lease; {@code off}: always active (one relay outside Kubernetes). */
+        @WithDefault("on")
+        boolean lease();
+
+        /** The Lease's namespace: the relay's own. */
+        @WithDefault("leaderboard")
+        String namespace();
+
+        @WithDefault("results-relay")
+        String name();
+
+        /** How long a Lease not renewed stays held. */
+        @WithDefault("15s")
+        Duration duration();
+
+        /** How long the holder tries to renew before it stands down. */
+        @WithDefault("10s")
+        Duration renewDeadline();
+
+        /** How often the holder renews and a standby tries to take the Lease. */
+        @WithDefault("2s")
+        Duration retryPeriod();
     }
 
     /** The merged checkpoint the relay reads of each run. */

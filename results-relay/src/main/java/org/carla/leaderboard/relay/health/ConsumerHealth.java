@@ -19,7 +19,8 @@ import io.smallrye.health.api.Wellness;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The relay's checks from messaging: alive while both consumers' polling threads poll; ready while both queues it reads
+ * The relay's checks from messaging: alive while both consumers' polling threads poll (a standby has none and is
+ * alive); ready while both queues it reads
  * answer (and its tables, {@link TablesReadiness}); degraded ({@code /q/health/well}, {@code leaderboard_dependency_up})
  * while EvalAI, DynamoDB or SQS is down. EvalAI down never makes it unready: an event that needs EvalAI waits on its
  * queue.
@@ -37,7 +38,7 @@ public class ConsumerHealth {
     @Liveness
     @Singleton
     HealthCheck consumersPoll(EventConsumers consumers) {
-        return consumers.consumers().liveness();
+        return consumers.liveness();
     }
 
     @Produces

@@ -18,6 +18,7 @@ import jakarta.enterprise.event.Observes;
 import org.carla.leaderboard.domain.event.JobStarted;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.relay.client.EvalAiClient;
+import org.carla.leaderboard.relay.lease.Standby;
 import org.carla.leaderboard.relay.service.IndexedRuns.Found;
 import org.carla.leaderboard.relay.service.RunningReports.ReadyPartial;
 import org.carla.leaderboard.relay.service.StatusReads.PendingConfirm;
@@ -81,10 +82,10 @@ public class CancelCheck {
         this.registry = registry;
     }
 
-    void schedule(@Observes StartupEvent started, Scheduler scheduler) {
+    void schedule(@Observes StartupEvent started, Scheduler scheduler, Standby standby) {
         reads.every().ifPresent(every -> scheduler.newJob("cancel-check").setInterval(reads.grain().toString())
-                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP).setTask(execution -> tick(every))
-                .schedule());
+                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP).setSkipPredicate(standby)
+                .setTask(execution -> tick(every)).schedule());
     }
 
     /** One tick: the index read again when {@code every} has passed, then each challenge whose list is due listed. */

@@ -1,47 +1,73 @@
 package org.carla.leaderboard.relay.service;
 
+import java.util.function.Supplier;
+
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 
 import org.carla.leaderboard.messaging.QueueConsumer;
 import org.carla.leaderboard.messaging.QueueConsumers;
 import org.carla.leaderboard.messaging.QueuesConfig;
 import org.carla.leaderboard.relay.config.RelayConfig;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * Runs the shared consumer on the relay's two queues from start to shutdown: {@code submission-events} (lifecycle
- * events from ingest-service and job-launcher) and {@code progress-reports} (from the submission pods), each with its
- * own consumer settings.
+ * Runs the shared consumer on the relay's two queues while the relay is active ({@code lease.Leadership}):
+ * {@code submission-events} (lifecycle events from ingest-service and job-launcher) and {@code progress-reports} (from
+ * the submission pods), each with its own consumer settings. A consumer stopped cannot start again, so each active term
+ * gets consumers of its own.
  */
 @ApplicationScoped
 public class EventConsumers {
 
-    private final QueueConsumers consumers;
+    private final Supplier<QueueConsumers> fresh;
+    private QueueConsumers current;
 
     EventConsumers(SqsClient sqs, QueuesConfig queues, RelayConfig config, SubmissionEventHandler events,
             ProgressReportHandler progress, MeterRegistry registry) {
-        this.consumers = QueueConsumers.of(
+        this.fresh = () -> QueueConsumers.of(
                 new QueueConsumer(sqs, queues.binding(QueuesConfig.SUBMISSION_EVENTS), events,
                         config.submissionEvents().options(), registry),
                 new QueueConsumer(sqs, queues.binding(QueuesConfig.PROGRESS_REPORTS), progress,
                         config.progressReports().options(), registry));
     }
 
-    void start(@Observes StartupEvent event) {
-        consumers.start();
+    /** Starts consuming both queues, unless they are consumed already. */
+    public synchronized void start() {
+        if (current == null) {
+            current = fresh.get();
+            current.start();
+        }
     }
 
-    /** Lets the messages in hand finish; the others stay on their queues for the next instance. */
-    void stop(@Observes ShutdownEvent event) {
-        consumers.close();
+    /** Stops receiving and lets the messages in hand finish; the others stay on their queues for the active relay. */
+    public void stop() {
+        QueueConsumers stopping;
+        synchronized (this) {
+            stopping = current;
+            current = null;
+        }
+        if (stopping != null) {
+            stopping.close();
+        }
     }
 
-    public QueueConsumers consumers() {
-        return consumers;
+    /**
+     * Alive while both consumers' polling threads poll; a standby relay has none and is alive (a restart would not
+     * make it consume).
+     */
+    public HealthCheck liveness() {
+        return () -> {
+            QueueConsumers consumers;
+            synchronized (this) {
+                consumers = current;
+            }
+            return consumers != null ? consumers.liveness().call()
+                    : HealthCheckResponse.named(QueueConsumers.LIVENESS).up()
+                            .withData("consuming", "no: standby (another replica is active)").build();
+        };
     }
 }

@@ -16,6 +16,7 @@ import org.carla.leaderboard.domain.record.StuckRules.Rule;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.relay.client.EvalAiClient;
 import org.carla.leaderboard.relay.client.EvalAiNotShownException;
+import org.carla.leaderboard.relay.lease.Standby;
 import org.carla.leaderboard.relay.service.IndexedRuns.Found;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
@@ -38,7 +39,7 @@ import io.quarkus.scheduler.Scheduled;
  * <li>{@code unconfirmed-final}: a final status recorded longer than {@code stuck.unconfirmed-final-after} ago and not
  * confirmed by EvalAI is sent again until EvalAI shows it ({@link FinalReports#resend}).</li>
  * </ul>
- * Metrics: {@code leaderboard_stuck_submissions{rule}} (what the last check found) and
+ * Only the active relay runs them ({@link Standby}). Metrics: {@code leaderboard_stuck_submissions{rule}} (what the last check found) and
  * {@code leaderboard_stuck_mends_total{rule,mend}} ({@code marked}, {@code failed}, {@code final-sent}).
  */
 @ApplicationScoped
@@ -69,7 +70,7 @@ public class StuckRuns {
     }
 
     @Scheduled(identity = "stuck-no-progress", every = "${stuck.check-every}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Standby.class)
     void checkSilentRuns() {
         Instant now = Instant.now();
         int stuck = 0;
@@ -84,7 +85,7 @@ public class StuckRuns {
     }
 
     @Scheduled(identity = "stuck-unconfirmed-final", every = "${stuck.check-every}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Standby.class)
     void checkUnconfirmedFinals() {
         Instant now = Instant.now();
         int stuck = 0;

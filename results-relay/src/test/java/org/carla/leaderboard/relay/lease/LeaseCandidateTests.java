@@ -1,0 +1,185 @@
+package org.carla.leaderboard.relay.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.carla.leaderboard.localstack.kubernetes.KubernetesApiServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+/**
+ * Two relays standing for one Lease on the local stack's API server (fabric8's server in CRUD mode, which answers
+ * 409 to a write with a stale resourceVersion as a real one does): one is active at a time; a holder that dies without
+ * a goodbye is replaced once its Lease lapses, not before; one that closes releases it and is replaced at once.
+ */
+class LeaseCandidateTests {
+
+    static final String NAMESPACE = "leaderboard";
+    /** Long enough that a release is told apart from a lapse on a loaded machine; short enough for a test. */
+    static final Duration DURATION = Duration.ofSeconds(10);
+    static final Duration PATIENCE = Duration.ofSeconds(90);
+
+    private KubernetesApiServer server;
+    /** The test's own view of the API server. */
+    private KubernetesClient observer;
+    private final List<KubernetesClient> clients = new ArrayList<>();
+    private final List<LeaseCandidate> candidates = new ArrayList<>();
+
+    /** One relay's terms as it lived them. */
+    static final class Relay implements LeaseCandidate.Terms {
+        final AtomicInteger begun = new AtomicInteger();
+        final AtomicInteger ended = new AtomicInteger();
+        volatile Instant begunAt;
+        volatile Instant endedAt;
+
+        @Override
+        public void begin() {
+            begunAt = Instant.now();
+            begun.incrementAndGet();
+        }
+
+        @Override
+        public void end() {
+            endedAt = Instant.now();
+            ended.incrementAndGet();
+        }
+
+        boolean active() {
+            return begun.get() > ended.get();
+        }
+    }
+
+    @BeforeEach
+    void startTheApiServer() {
+        server = KubernetesApiServer.start(0, List.of(NAMESPACE));
+        observer = client();
+    }
+
+    @AfterEach
+    void stop() {
+        candidates.forEach(LeaseCandidate::close);
+        clients.forEach(KubernetesClient::close);
+        server.close();
+    }
+
+    /**
+     * A client set as the relay's (application.properties): one attempt per call, bounded, so a holder cut off stands
+     * down within the renew deadline plus one call.
+     */
+    private KubernetesClient client() {
+        var client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty()).withMasterUrl(server.url())
+                .withRequestTimeout(1000).withConnectionTimeout(1000).withRequestRetryBackoffLimit(0)
+                .withHttp2Disable(true).build()).build();
+        clients.add(client);
+        return client;
+    }
+
+    private LeaseCandidate candidate(KubernetesClient client, String identity, Relay relay) {
+        var candidate = new LeaseCandidate(client, new LeaseCandidate.Settings(NAMESPACE, "results-relay", identity,
+                DURATION, Duration.ofSeconds(7), Duration.ofMillis(500)), relay);
+        candidates.add(candidate);
+        candidate.start();
+        return candidate;
+    }
+
+    private Lease lease() {
+        return observer.leases().inNamespace(NAMESPACE).withName("results-relay").get();
+    }
+
+    @Test
+    void oneOfTwoIsActiveAndADeadHoldersLeaseIsTakenOnlyOnceItLapsed() {
+        var firstClient = client();
+        var first = new Relay();
+        var second = new Relay();
+        var a = candidate(firstClient, "relay-a-1", first);
+        await().atMost(PATIENCE).until(a::holding);
+        var b = candidate(client(), "relay-b-1", second);
+        await().atMost(PATIENCE).until(() -> b.holder().filter("relay-a-1"::equals).isPresent());
+        // b has seen a's Lease several renewals long: it stands by
+        await().during(Duration.ofSeconds(3)).atMost(PATIENCE).until(() -> first.active() && !second.active());
+        assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("relay-a-1");
+
+        // SIGKILL: a's connection to the API server is gone, no release
+        firstClient.close();
+        Instant lastRenewal = lease().getSpec().getRenewTime().toInstant();
+
+        await().atMost(PATIENCE).until(second::active);
+        assertThat(second.begunAt).as("taken once the Lease lapsed, not before")
+                .isAfterOrEqualTo(lastRenewal.plus(DURATION));
+        assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("relay-b-1");
+        assertThat(second.begun.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aHolderCutOffFromTheApiServerStandsDownBeforeItsLeaseLapsesAndStandsAgainWhenItIsBack() {
+        var relay = new Relay();
+        var a = candidate(client(), "relay-a-4", relay);
+        await().atMost(PATIENCE).until(a::holding);
+        int port = server.port();
+        Instant lastRenewal = lease().getSpec().getRenewTime().toInstant();
+
+        server.close();
+
+        await().atMost(PATIENCE).until(() -> !relay.active());
+        assertThat(a.holding()).isFalse();
+        assertThat(relay.endedAt).as("stood down (renew deadline) before another could take the Lease")
+                .isBefore(lastRenewal.plus(DURATION));
+
+        // the API server is back (empty, as after a restore): a takes the Lease again in a new term
+        server = KubernetesApiServer.start(port, List.of(NAMESPACE));
+        await().atMost(PATIENCE).until(() -> relay.begun.get() == 2 && relay.active());
+    }
+
+    @Test
+    void aClosedHolderReleasesAndTheOtherTakesOverWithoutWaitingForTheLapse() {
+        var first = new Relay();
+        var second = new Relay();
+        var a = candidate(client(), "relay-a-2", first);
+        await().atMost(PATIENCE).until(a::holding);
+        candidate(client(), "relay-b-2", second);
+        await().during(Duration.ofSeconds(2)).atMost(PATIENCE).until(() -> first.active() && !second.active());
+
+        a.close();
+        Instant closed = Instant.now();
+        Instant lastRenewal = lease().getSpec().getRenewTime().toInstant();
+
+        assertThat(first.active()).as("its term ended with the close").isFalse();
+        await().atMost(PATIENCE).until(second::active);
+        assertThat(second.begunAt).as("released: taken before it would have lapsed")
+                .isBefore(lastRenewal.plus(DURATION)).isAfterOrEqualTo(closed);
+        assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("relay-b-2");
+    }
+
+    @Test
+    void aHolderWhoseLeaseWasTakenStandsDownAndStandsAgain() {
+        var relay = new Relay();
+        var client = client();
+        var a = candidate(client, "relay-a-3", relay);
+        await().atMost(PATIENCE).until(a::holding);
+
+        // another holder wrote over it (a partition healed the wrong way): a's renewals fail, it stands down
+        var taken = lease();
+        taken.getSpec().setHolderIdentity("relay-c-3");
+        taken.getSpec().setRenewTime(java.time.ZonedDateTime.now());
+        observer.leases().inNamespace(NAMESPACE).resource(taken).update();
+
+        await().atMost(PATIENCE).until(() -> !relay.active());
+        assertThat(a.holder()).contains("relay-c-3");
+        // nobody renews relay-c-3's Lease: a takes it again once it lapsed, in a new term
+        await().atMost(PATIENCE).until(() -> relay.begun.get() == 2 && relay.active());
+        assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("relay-a-3");
+    }
+}
