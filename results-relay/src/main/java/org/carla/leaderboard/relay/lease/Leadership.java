@@ -11,6 +11,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 
 import org.carla.leaderboard.relay.config.RelayConfig;
+import org.carla.leaderboard.relay.service.CancelCheck;
 import org.carla.leaderboard.relay.service.EventConsumers;
 import org.jboss.logging.Logger;
 
@@ -36,15 +37,17 @@ public class Leadership {
 
     private final RelayConfig.Leadership config;
     private final EventConsumers consumers;
+    private final CancelCheck cancelCheck;
     private final Instance<KubernetesClient> kubernetes;
     private final String identity;
     private volatile boolean active;
     private volatile LeaseCandidate candidate;
 
-    Leadership(RelayConfig config, EventConsumers consumers, Instance<KubernetesClient> kubernetes,
-            MeterRegistry registry) {
+    Leadership(RelayConfig config, EventConsumers consumers, CancelCheck cancelCheck,
+            Instance<KubernetesClient> kubernetes, MeterRegistry registry) {
         this.config = config.leadership();
         this.consumers = consumers;
+        this.cancelCheck = cancelCheck;
         this.kubernetes = kubernetes;
         this.identity = podName() + "-" + UUID.randomUUID().toString().substring(0, 8);
         Gauge.builder("relay.active", this, leadership -> leadership.active() ? 1 : 0)
@@ -91,6 +94,7 @@ public class Leadership {
     }
 
     private void begin() {
+        cancelCheck.beginTerm();
         consumers.start();
         active = true;
     }

@@ -106,6 +106,15 @@ public class CancelCheck {
         }
     }
 
+    /**
+     * This replica becomes the active relay: its memory of the runs starts over from the records (the index is read at
+     * the next tick), so a run another replica started meanwhile is found unseen and told {@code running} if need be.
+     */
+    public void beginTerm() {
+        reads.newTerm();
+        indexRead = Instant.EPOCH;
+    }
+
     /** One check of every run not over now, each challenge listed (the tests run it themselves). */
     public void check() {
         readIndex();

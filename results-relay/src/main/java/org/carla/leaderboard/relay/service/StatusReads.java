@@ -183,6 +183,17 @@ class StatusReads {
     }
 
     /**
+     * A new term of this replica as the active relay (it held the Lease before, another replica since): what it knew of
+     * its runs may be stale, so it starts from the records as a restarted relay does; the confirmations of final
+     * statuses it sent are kept, and made at the next tick.
+     */
+    void newTerm() {
+        asked.clear();
+        pending.clear();
+        starts.clear();
+    }
+
+    /**
      * Forgets the runs not in {@code notOver} (over, or no longer found), with their waiting updates; a run whose final
      * status waits for its confirmation keeps its last ask.
      */
