@@ -109,12 +109,7 @@ class StatusReads {
      * check runs and the run is not due; the newest waiting update replaces an older one.
      */
     boolean waits(PendingPartial partial, Instant now) {
-        long pk = partial.submission().submissionPk();
-        if (every.isEmpty() || due(List.of(pk), now)) {
-            return false;
-        }
-        pending.put(pk, partial);
-        return true;
+        return waits(pending, partial.submission().submissionPk(), partial, now);
     }
 
     /** A partial update taken for a list that could not relay it waits for the next one, unless a newer one does. */
@@ -129,12 +124,7 @@ class StatusReads {
 
     /** Whether the {@code running} update of a run whose pod started waits for the run's next list (as a partial does). */
     boolean waits(PendingStart start, Instant now) {
-        long pk = start.event().submission().submissionPk();
-        if (every.isEmpty() || due(List.of(pk), now)) {
-            return false;
-        }
-        starts.put(pk, start);
-        return true;
+        return waits(starts, start.event().submission().submissionPk(), start, now);
     }
 
     /**
@@ -156,11 +146,15 @@ class StatusReads {
      * the confirmation is taken, although it is over.
      */
     boolean waits(PendingConfirm confirm, Instant now) {
-        long pk = confirm.submission().submissionPk();
+        return waits(confirms, confirm.submission().submissionPk(), confirm, now);
+    }
+
+    /** Whether {@code item} of run {@code pk} waits in {@code slot}: only while the check runs and the run is not due. */
+    private <T> boolean waits(Map<Long, T> slot, long pk, T item, Instant now) {
         if (every.isEmpty() || due(List.of(pk), now)) {
             return false;
         }
-        confirms.put(pk, confirm);
+        slot.put(pk, item);
         return true;
     }
 
