@@ -172,6 +172,29 @@ class CancelCadenceTests {
         assertThat(EvalAiCalls.reads(calls, given.pk())).as("the list before it is its guard").isEmpty();
     }
 
+    /**
+     * A resume in the minute between a run's final update and its confirming read: the confirmation finds the record on
+     * the next run and is dropped. It never sends the first run's final status again over the resumed submission
+     * (seen in the chaos run: EvalAI entered FAILED twice for a resumed submission that then finished).
+     */
+    @Test
+    void aResumeBeforeTheFinalsConfirmationIsNotOverwrittenByIt() {
+        var given = GivenSubmission.submitted(stack, SENSORS).pending();
+        given.send(given.jobStarted());
+        await().atMost(WAIT).until(() -> !EvalAiCalls.runningUpdates(stack.evalAi().calls(), given.pk()).isEmpty());
+        given.send(given.succeeded());
+        await().atMost(WAIT).until(() -> EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk()).size() == 1);
+        assertThat(EvalAiCalls.reads(stack.evalAi().calls(), given.pk())).as("confirmation not made yet").isEmpty();
+
+        stack.evalAi().resume(given.pk());
+        given.resumed();
+
+        await().atMost(WAIT.plus(EVERY)).during(EVERY.plusSeconds(2)).until(() -> "resuming".equals(
+                stack.evalAi().submission(given.pk()).orElseThrow().status()));
+        assertThat(EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk())).as("no final update again").hasSize(1);
+        assertThat(given.record().get(SubmissionTable.RUN).n()).isEqualTo("2");
+    }
+
     public static class EveryTenSeconds implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {

@@ -95,15 +95,16 @@ public class CancelCheck {
             readIndex();
             indexRead = now;
         }
+        // Confirmations first: a list would otherwise count as the run's ask and push its confirmation back.
+        for (PendingConfirm confirm : reads.dueConfirms(Instant.now())) {
+            long pk = confirm.submission().submissionPk();
+            locks.run(pk, () -> finals.confirm(confirm));
+        }
         byChallenge.forEach((challengePk, runs) -> {
             if (reads.due(runs.stream().map(CancelCheck::pk).toList(), Instant.now())) {
                 check(challengePk, runs);
             }
         });
-        for (PendingConfirm confirm : reads.dueConfirms(Instant.now())) {
-            long pk = confirm.submission().submissionPk();
-            locks.run(pk, () -> finals.confirm(confirm));
-        }
     }
 
     /**

@@ -220,7 +220,9 @@ class FinalReports {
 
     /**
      * The read confirming a final status sent earlier, at the run's turn ({@link StatusReads}; under the submission's
-     * lock): {@code evalai_final_sent} when EvalAI shows it; otherwise (a late update of another replica took its
+     * lock), only while the record is still that run, with that status, unconfirmed (a resume in the minute before
+     * makes EvalAI show the next run: a report sent again would overwrite it): {@code evalai_final_sent} when EvalAI
+     * shows it; otherwise (a late update of another replica took its
      * place) the same report sent again, to be confirmed at the run's next turn. A read EvalAI does not answer is made
      * again at the next tick; a relay that stops before it leaves the record unconfirmed for the stuck rule
      * {@code unconfirmed-final}.
@@ -228,7 +230,17 @@ class FinalReports {
     void confirm(PendingConfirm confirm) {
         var submission = confirm.submission();
         long pk = submission.submissionPk();
+        var sentFor = confirm.record();
         try {
+            // A resume meanwhile (the next run) or a confirmation elsewhere: this report is no longer the run's to send.
+            var current = records.find(confirm.destination().table(), sentFor.teamId(), sentFor.submissionId())
+                    .filter(record -> record.run() == sentFor.run() && record.is(confirm.status())
+                            && !record.finalSent());
+            if (current.isEmpty()) {
+                LOG.infof("submission %d: the confirmation of run %d %s dropped, the record moved on", pk,
+                        sentFor.run(), confirm.status());
+                return;
+            }
             Instant sent = Instant.now();
             var shown = evalAi.shownAfterFinal(submission);
             reads.asked(pk, sent);
