@@ -10,13 +10,13 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.NotLaunched;
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.record.GpuUsage;
-import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.domain.results.Metric;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
@@ -222,10 +222,9 @@ class FinalReports {
      * The read confirming a final status sent earlier, at the run's turn ({@link StatusReads}; under the submission's
      * lock), only while the record is still that run, with that status, unconfirmed (a resume in the minute before
      * makes EvalAI show the next run: a report sent again would overwrite it): {@code evalai_final_sent} when EvalAI
-     * shows it; otherwise (a late update of another replica took its
-     * place) the same report sent again, to be confirmed at the run's next turn. A read EvalAI does not answer is made
-     * again at the next tick; a relay that stops before it leaves the record unconfirmed for the stuck rule
-     * {@code unconfirmed-final}.
+     * shows it; otherwise (a late update of another process took its place) the same report sent again, to be
+     * confirmed at the run's next turn. A read EvalAI does not answer is made again at the next tick; a relay that stops
+     * before it leaves the record unconfirmed for the stuck rule {@code unconfirmed-final}.
      */
     void confirm(PendingConfirm confirm) {
         var submission = confirm.submission();
