@@ -108,13 +108,17 @@ public class EvalAiClient {
 
     /** The submission's status as EvalAI shows it now. */
     public EvalAiStatus status(SubmissionIdentity submission) {
-        var found = call(STATUS, submission.submissionPk(), () -> api.submission(submission.submissionPk(), bearer()));
-        return EvalAiStatus.parse(found == null ? null : found.status());
+        return read(STATUS, submission);
     }
 
     /** The submission's status as EvalAI shows it after its final update: one read, counted as a confirmation. */
     public EvalAiStatus shownAfterFinal(SubmissionIdentity submission) {
-        var found = call(CONFIRM, submission.submissionPk(), () -> api.submission(submission.submissionPk(), bearer()));
+        return read(CONFIRM, submission);
+    }
+
+    /** One read of the submission's status, counted as {@code kind}. */
+    private EvalAiStatus read(String kind, SubmissionIdentity submission) {
+        var found = call(kind, submission.submissionPk(), () -> api.submission(submission.submissionPk(), bearer()));
         return EvalAiStatus.parse(found == null ? null : found.status());
     }
 
