@@ -3,7 +3,6 @@ package org.carla.leaderboard.benchmarks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -88,9 +87,11 @@ final class ClaimSimulation {
     private final List<ClaimFiling.Accepted> filings;
     private final Map<EntryKey, Integer> routeIndex = new LinkedHashMap<>();
     private final Map<EntryKey, LedgerEntry> ledger = new LinkedHashMap<>();
-    private final SimulatedClock clock = new SimulatedClock();
-    private final ClaimPolicy policy;
-    private final EntryChanges changes;
+    private final RunItem run;
+    /** The simulation's time, fixed during each event: what the policy and the ledger's writes read. */
+    private Clock clock = Clock.fixed(EPOCH, ZoneOffset.UTC);
+    private ClaimPolicy policy;
+    private EntryChanges changes;
     private final PriorityQueue<Event> events = new PriorityQueue<>(
             Comparator.comparingDouble(Event::at).thenComparingLong(Event::seq));
     private final List<GpuUsage.PodTime> podTimes = new ArrayList<>();
@@ -117,9 +118,8 @@ final class ClaimSimulation {
             routeIndex.put(key, i);
             ledger.put(key, LedgerEntry.open(key, "Town12", 0, routes.expected()[i]));
         }
-        var run = new RunItem(count, schedule, shape.pods(), shape.pairsPerPod(), EPOCH, OptionalInt.empty());
-        policy = new ClaimPolicy(run, clock);
-        changes = new EntryChanges(EntryChanges.DEFAULT_LEASE, RetryBudget.of(4), clock);
+        run = new RunItem(count, schedule, shape.pods(), shape.pairsPerPod(), EPOCH, OptionalInt.empty());
+        setClock(0);
         pods = new Pod[shape.pods()];
         firstEnds = new double[shape.pods()];
         Arrays.fill(firstEnds, Double.NaN);
@@ -133,7 +133,7 @@ final class ClaimSimulation {
         interruption.ifPresent(i -> at(i.at(), () -> interrupt(pods[i.index()], i.at())));
         while (!events.isEmpty()) {
             Event event = events.poll();
-            clock.set(event.at());
+            setClock(event.at());
             event.action().run();
         }
         for (LedgerEntry entry : ledger.values()) {
@@ -149,6 +149,12 @@ final class ClaimSimulation {
     /** Whether the ledger merges to the run's complete results (every route's record, the global results). */
     boolean mergesComplete() {
         return LedgerMerge.merge(ledger.values(), ledger.size()).globalResults();
+    }
+
+    private void setClock(double seconds) {
+        clock = Clock.fixed(toInstant(seconds), ZoneOffset.UTC);
+        policy = new ClaimPolicy(run, clock);
+        changes = new EntryChanges(EntryChanges.DEFAULT_LEASE, RetryBudget.of(4), clock);
     }
 
     private void start(int index, double running) {
@@ -323,30 +329,6 @@ final class ClaimSimulation {
                 }
             }
             return true;
-        }
-    }
-
-    /** The simulation's time, which the policy and the ledger's writes read. */
-    private static final class SimulatedClock extends Clock {
-        private Instant now = EPOCH;
-
-        void set(double seconds) {
-            now = toInstant(seconds);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
         }
     }
 }
