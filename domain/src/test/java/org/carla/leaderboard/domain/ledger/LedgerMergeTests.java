@@ -8,7 +8,9 @@ import static org.carla.leaderboard.domain.ledger.Ledgers.entry;
 import static org.carla.leaderboard.domain.ledger.Ledgers.pair;
 import static org.carla.leaderboard.domain.ledger.Ledgers.record;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
@@ -22,8 +24,8 @@ import org.junit.jupiter.api.Test;
 
 class LedgerMergeTests {
 
-    private final ManualClock clock = new ManualClock(START);
-    private final EntryChanges changes = new EntryChanges(Duration.ofMinutes(2), RetryBudget.of(4), clock);
+    private final EntryChanges changes = new EntryChanges(Duration.ofMinutes(2), RetryBudget.of(4),
+            Clock.fixed(START, ZoneOffset.UTC));
 
     /** The entry after one pair claimed it and filed the record its evaluator wrote (route id {@code _rep0}). */
     private LedgerEntry driven(LedgerEntry entry, List<String> sensors, double score) {
