@@ -4,11 +4,12 @@ import java.time.Duration;
 import java.time.Instant;
 
 import org.carla.leaderboard.domain.results.RouteRecord;
+import org.carla.leaderboard.domain.results.RouteRecordCheck;
 
 /**
  * One attempt at an entry, appended to its {@code attempts} when it ends: who drove it and where, from when to when,
- * how it ended and why (one line), and for a filed record the simulation's speed (the record's
- * {@code duration_game ÷ duration_system}).
+ * how it ended and why (one printable line of at most {@value RouteRecordCheck#MAX_TEXT} characters), and for a filed
+ * record the simulation's speed (the record's {@code duration_game ÷ duration_system}).
  *
  * @param node     {@code null} when not known
  * @param gpu      {@code null} when not known
@@ -16,9 +17,6 @@ import org.carla.leaderboard.domain.results.RouteRecord;
  */
 public record Attempt(String pod, int index, int pair, String node, String gpu, Instant started, Instant ended,
         AttemptOutcome outcome, String reason, Double simSpeed) {
-
-    /** Longest reason kept: one line. */
-    public static final int MAX_REASON = 300;
 
     public Attempt {
         new Claimer(pod, index, pair); // the same rules
@@ -46,11 +44,8 @@ public record Attempt(String pod, int index, int pair, String node, String gpu, 
         return system > 0 ? record.meta().durationGame() / system : null;
     }
 
+    /** One printable line: a reason may quote what a participant's process wrote (its exit, its last words). */
     private static String oneLine(String reason) {
-        if (reason == null) {
-            return "";
-        }
-        String line = reason.replaceAll("[\\r\\n\\t]+", " ").strip();
-        return line.length() <= MAX_REASON ? line : line.substring(0, MAX_REASON - 3) + "...";
+        return reason == null ? "" : RouteRecordCheck.printable(reason.replaceAll("\\s+", " ").strip());
     }
 }

@@ -1,11 +1,13 @@
 package org.carla.leaderboard.domain.ledger;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.carla.leaderboard.domain.ledger.Ledgers.START;
 
 import java.util.List;
 import java.util.Optional;
 
+import org.carla.leaderboard.domain.results.RouteRecordCheck;
 import org.junit.jupiter.api.Test;
 
 class LedgerEntryTests {
@@ -30,6 +32,17 @@ class LedgerEntryTests {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("entry 27#0 is GAVE_UP with a record");
         assertThatThrownBy(() -> new LedgerEntry(KEY, EntryState.OPEN, "Town12", Double.NaN, 800, Optional.empty(), 0,
                 0, List.of(), Optional.empty(), List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anAttemptsReasonIsOnePrintableLineOfBoundedLength() {
+        String quoted = "the evaluator said:\n\tTraceback \u001b[91m\u202eerror\n" + "x".repeat(1000);
+
+        String reason = new Attempt("pod-a", 0, 1, null, null, START, START, AttemptOutcome.AGENT_CRASH, quoted, null)
+                .reason();
+
+        assertThat(reason).startsWith("the evaluator said: Traceback \\u001b[91m\\u202eerror xxx").endsWith("...")
+                .hasSize(RouteRecordCheck.MAX_TEXT + 3);
     }
 
     @Test
