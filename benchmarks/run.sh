@@ -5,7 +5,7 @@
 #   benchmarks/run.sh [--only N]... [--quick] [--no-build]
 #                     [--leaderboard-checkout DIR --leaderboard-cloud-checkout DIR]
 #
-# --only N      run benchmark N (1-6) only; may be repeated
+# --only N      run benchmark N (1-7) only; may be repeated
 # --quick       fewer iterations (under ~5 minutes)
 # --no-build    use what target/ holds (default: build the modules needed first, without tests)
 # --leaderboard-checkout DIR / --leaderboard-cloud-checkout DIR

@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Runs the benchmarks of issues 10 and 16 on this machine and prints one table. Started by {@code benchmarks/run.sh} from the
+ * Runs the benchmarks of issues 10, 16 and 26 on this machine and prints one table. Started by {@code benchmarks/run.sh} from the
  * repository root (the jars and scripts are found from there).
  *
  * <pre>
@@ -67,7 +67,7 @@ public final class BenchmarkRun {
         Path work = Files.createDirectories(repo.resolve("benchmarks/target/work"));
         var context = new Context(repo, work, quick, leaderboard, cloud, new Table());
         Instant start = Instant.now();
-        for (int n = 1; n <= 6; n++) {
+        for (int n = 1; n <= 7; n++) {
             if (!only.isEmpty() && !only.contains(n)) {
                 continue;
             }
@@ -81,6 +81,7 @@ public final class BenchmarkRun {
                     case 4 -> new FootprintBenchmark(context).run();
                     case 5 -> new UploadBenchmark(context).run();
                     case 6 -> new RunCostBenchmark(context).run();
+                    case 7 -> new RouteClaimBenchmark(context).run();
                     default -> throw new IllegalStateException();
                 }
             } catch (Exception e) {
