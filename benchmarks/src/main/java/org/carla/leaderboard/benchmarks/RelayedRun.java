@@ -32,7 +32,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Benchmark 6's EvalAI side (6d): the packaged results-relay on the run's stack, with the EvalAI stand-in. The
+ * Benchmark 6's EvalAI side (6d): the packaged results-relay on the run's stack (active once it holds its Lease on
+ * the stack's API server), with the EvalAI stand-in. The
  * submission exists on the stand-in and has its record as ingest-service and job-launcher write it (run 1, PENDING);
  * the harness sends the launcher's {@code job-started} before logcopy starts and its {@code job-finished} after logcopy
  * ended, and hands the relay every progress report logcopy sent. The relay's cancel check runs at the run's compressed
@@ -80,9 +81,7 @@ final class RelayedRun implements AutoCloseable {
             int workerPairs, int expectedRoutes) throws Exception {
         var config = new HashMap<>(stack.quarkusConfig());
         config.put("relay.cancel-check.every", cancelCheck.toString());
-        var relay = Service.start("results-relay", context.repo().resolve(
-                "results-relay/target/quarkus-app/quarkus-run.jar"), workDir, config, context.java(),
-                List.of("-XX:MaxRAM=512m"), Duration.ofSeconds(180));
+        var relay = context.startService("results-relay", workDir, config, List.of("-XX:MaxRAM=512m"));
         // Submitted once the relay runs: the run's life, from EvalAI's submitted_at on, is all the relay's to count.
         var phase = stack.evaluation().phases().get(Long.toString(PHASE));
         var view = stack.evalAi().createSubmission(

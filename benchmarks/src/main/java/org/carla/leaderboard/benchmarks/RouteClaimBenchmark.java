@@ -46,7 +46,7 @@ final class RouteClaimBenchmark {
     }
 
     void run() {
-        int submissions = context.quick() ? 1_000 : 10_000;
+        int submissions = context.size().pick(100, 1_000, 10_000);
         long seed = 7;
         for (Shape shape : SHAPES) {
             for (RouteDurationModel model : MODELS) {
@@ -75,6 +75,7 @@ final class RouteClaimBenchmark {
             }
         }
         Samples dynamic = ratios[Schedule.DYNAMIC.ordinal()];
+        context.checks().samples("7a", "simulated submissions", dynamic, submissions);
         context.table().add("7a", "GPU-hours ÷ the ideal, " + ROUTES + " routes, " + shape.text() + ", "
                 + model.describe(), "dynamic: " + ratio(dynamic) + " (n=" + dynamic.size() + "); the run's end ÷ the "
                 + "ideal end: " + ratio(ends[Schedule.DYNAMIC.ordinal()]), "static split: "
@@ -110,6 +111,7 @@ final class RouteClaimBenchmark {
         }
         int d = Schedule.DYNAMIC.ordinal();
         int st = Schedule.STATIC.ordinal();
+        context.checks().samples("7b", "interrupted submissions", perRoute[d], submissions);
         context.table().add("7b", "GPU time a spot interruption costs, " + shape.text() + ", " + INTERRUPTED.describe(),
                 interruption("dynamic", perRoute[d], againstBound[d], drivenAgain[d], inFlight[d], submissions),
                 interruption("static split", perRoute[st], againstBound[st], drivenAgain[st], inFlight[st],

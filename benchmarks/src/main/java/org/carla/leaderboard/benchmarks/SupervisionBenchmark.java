@@ -66,8 +66,8 @@ final class SupervisionBenchmark {
     }
 
     void run() throws Exception {
-        int iterations = context.quick() ? 3 : 10;
-        int baselinePairs = context.quick() ? 1 : 2;
+        int iterations = context.size().pick(1, 3, 10);
+        int baselinePairs = context.size().pick(1, 1, 2);
         ExecutorService background = Executors.newCachedThreadPool();
         var baseline = new ArrayList<Future<?>>();
         for (int i = 0; i < baselinePairs; i++) {
@@ -84,6 +84,14 @@ final class SupervisionBenchmark {
         }
         background.shutdown();
         String note = failures.isEmpty() ? "" : " — failed runs: " + String.join("; ", failures);
+        var checks = context.checks();
+        checks.samples("1a", "pod-runtime pairs that started their evaluator", podReady, 2 * iterations);
+        checks.samples("1a", "baseline pairs that started their evaluator", baseReady, 2 * baselinePairs);
+        checks.samples("1b", "pod-runtime pairs that ended done", podDone, iterations);
+        checks.samples("1b", "baseline pairs that ended done", baseDone, baselinePairs);
+        checks.samples("1c", "pod-runtime pairs that ended crashed", podCrash, iterations);
+        checks.samples("1c", "baseline pairs that ended crashed", baseCrash, baselinePairs);
+        failures.forEach(failure -> checks.fail("1", failure));
         var table = context.table();
         table.add("1a", "CARLA ready → evaluator started (per pair)", podReady.summary(" ms"),
                 baseReady.summary(" ms"), "≤ 500 ms", podReady.size() > 0 && podReady.max() <= 500);

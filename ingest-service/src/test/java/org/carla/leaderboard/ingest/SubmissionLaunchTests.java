@@ -12,35 +12,16 @@ import java.util.List;
 import java.util.Map;
 
 import org.carla.leaderboard.domain.event.LaunchRequest;
-import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
-import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.carla.leaderboard.messaging.QueuesConfig;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** EvalAI announces a submission; the intake records it and asks job-launcher to run it. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
-class SubmissionLaunchTests {
-
-    @InjectLocalStack
-    RunningStack stack;
-
-    IntakeStack intake;
-
-    @BeforeEach
-    void purge() {
-        intake = new IntakeStack(stack);
-        intake.purge();
-    }
+class SubmissionLaunchTests extends IntakeOnTheStack {
 
     @Test
     void announcedSubmissionIsRecordedAndLaunched() {

@@ -23,8 +23,9 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
  */
 abstract class LocalAwsServer implements StackComponent, LocalServer {
 
-    // Two shared cores and a cold JVM: ready within seconds usually, but never wait forever.
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    // Two shared cores and a cold JVM: ready within seconds usually, but minutes when other builds share the cores (an
+    // ElasticMQ took more than 90 s at a load of 40). A server that exits or cannot bind fails at once; never forever.
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
     private static final int PORT_ATTEMPTS = 3;
 
     private final String name;
