@@ -80,7 +80,7 @@ final class RunCostBenchmark {
         var writers = new ContainerWriters(logs, PAIRS, ROUTES_PER_AGENT, AGENT_LOG_RATE * scale,
                 SIMULATOR_LOG_RATE * scale);
         Duration cancelCheck = RelayedRun.CANCEL_CHECK.dividedBy(scale);
-        try (RunningStack stack = LocalStack.builder().components("sqs", "dynamodb", "s3", "evalai")
+        try (RunningStack stack = LocalStack.builder().components("sqs", "dynamodb", "s3", "evalai", "kubernetes")
                 .workDir(root.resolve("stack")).start();
                 var relayed = RelayedRun.start(context, stack, root.resolve("results-relay"), cancelCheck, PAIRS,
                         PAIRS * ROUTES_PER_AGENT)) {
