@@ -6,10 +6,13 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
 /**
  * Which Leaderboard a leaderboard's image runs: the branch of carla-simulator/leaderboard its
  * {@code leaderboard_evaluator.py} comes from, which decides the evaluator's arguments.
  */
+@RegisterForReflection
 public enum LeaderboardVersion {
 
     /** Branch {@code leaderboard-1.0}: {@code --trafficManagerPort}, a required {@code --scenarios} file. */
