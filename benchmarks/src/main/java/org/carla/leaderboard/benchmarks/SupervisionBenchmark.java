@@ -15,6 +15,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.localstack.standin.EvaluatorScript;
+import org.carla.leaderboard.localstack.standin.StandInRoutes;
+
 /**
  * Benchmark 1: supervision overhead per worker pair. pod-runtime's {@code simulator} and {@code agent} (the packaged
  * jar, as real processes) supervise the CARLA and evaluator stand-ins; the baseline scripts (the original's loops and
@@ -160,8 +164,11 @@ final class SupervisionBenchmark {
                 STANDIN_JVM, List.of("-cp", context.classPath(), STANDIN + "CarlaServerStandIn",
                         "-carla-rpc-port=" + (baseline ? Integer.toString(port) : "{port}"), "-RenderOffScreen")));
         String evaluator = String.join(" ", concat(List.of(stamp, dir.resolve("evaluator").toString(),
-                context.java()), STANDIN_JVM, List.of("-cp", context.classPath(), STANDIN + "EvaluatorStandIn")));
-        String routes = context.repo().resolve("local-stack/src/main/resources/standin/routes_demo.xml").toString();
+                context.java()), STANDIN_JVM, List.of("-cp", context.classPath(), STANDIN + "EvaluatorStandIn",
+                        EvaluatorScript.write(dir, LeaderboardVersion.V2_0).toString())));
+        // One route: the evaluator drives the whole file.
+        String routes = StandInRoutes.write(dir.resolve("routes.xml"), LeaderboardVersion.V2_0, StandInRoutes.ids(0, 1))
+                .toString();
         Files.writeString(dir.resolve("agent.py"), "# the evaluator stand-in does not load the agent\n");
 
         Map<String, String> env = new HashMap<>();
@@ -197,8 +204,8 @@ final class SupervisionBenchmark {
             Map<String, String> agentEnv = new HashMap<>(env);
             agentEnv.put("EVALUATOR_COMMAND", evaluator);
             agentEnv.put("TEAM_AGENT", dir.resolve("agent.py").toString());
+            agentEnv.put("LEADERBOARD_VERSION", LeaderboardVersion.V2_0.text());
             agentEnv.put("ROUTES", routes);
-            agentEnv.put("ROUTES_SUBSET", "0");
             agentEnv.put("LEADERBOARD_ROOT", dir.toString());
             agentEnv.put("MAX_IDLE", "800");
             Map<String, String> simulatorEnv = new HashMap<>(env);

@@ -28,7 +28,8 @@ class TablesIT {
                         "evaluation.leaderboards.leaderboard-30.submissions-table", "leaderboard-30-submissions",
                         "evaluation.leaderboards.leaderboard-30.simulator-image", "carla:0.9.16",
                         "evaluation.leaderboards.leaderboard-30.leaderboard-image", "leaderboard-30:latest",
-                        "evaluation.leaderboards.leaderboard-30.renderer", "vulkan"))
+                        "evaluation.leaderboards.leaderboard-30.renderer", "vulkan",
+                        "evaluation.leaderboards.leaderboard-30.version", "2.0"))
                 .start();
     }
 
