@@ -1,5 +1,12 @@
 package org.carla.leaderboard.domain.evalai;
 
+import java.util.regex.Pattern;
+
+import org.carla.leaderboard.domain.event.EventCodec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+
 /**
  * What an answer of EvalAI's host API means for the message that asked, the one policy of ingest-service's and
  * results-relay's EvalAI clients: whether asking again can ever help.
@@ -13,8 +20,12 @@ public enum EvalAiAnswer {
      */
     UNAVAILABLE,
     /**
-     * 401 or 403: EvalAI does not take our host token (expired, revoked, not a host of the challenge). Ours to fix,
-     * not the message's fault: not retried in the client, the message waits on its queue until the token is fixed.
+     * EvalAI does not take our host token for this: 401 or 403 (expired, revoked; a submission's read by a user who is
+     * not a host of its challenge is a 401), or a 400 whose error says the caller is not authorized (EvalAI's host-only
+     * views, {@code update_submission}, {@code update_partially_evaluated_submission},
+     * {@code get_submissions_for_challenge}, answer a valid user who is not a host of the challenge so). A
+     * configuration error, ours to fix, not the message's fault: not retried in the client, the message waits on its
+     * queue until the token is fixed, and the service says so loudly.
      */
     REFUSED,
     /**
@@ -23,17 +34,41 @@ public enum EvalAiAnswer {
      */
     REJECTED;
 
+    /**
+     * The words EvalAI's views put in a 400 to a user who is not a host ("Sorry, you are not authorized to make this
+     * request!"); none of their 400s that reject a request as it is (a status, a result, a split, a metric) holds them.
+     */
+    private static final Pattern NOT_AUTHORIZED = Pattern.compile("\\bnot authorized\\b", Pattern.CASE_INSENSITIVE);
+
+    /** By the status alone (a 400 is {@link #REJECTED}): where the answer's body is not known. */
     public static EvalAiAnswer of(int httpStatus) {
+        return of(httpStatus, null);
+    }
+
+    /** By the status and, for a 400, EvalAI's {@code {"error": ...}} (or any body) telling a non-host from a rejection. */
+    public static EvalAiAnswer of(int httpStatus, String body) {
         if (httpStatus < 400) {
             return OK;
         }
         if (httpStatus >= 500 || httpStatus == 408 || httpStatus == 429) {
             return UNAVAILABLE;
         }
-        if (httpStatus == 401 || httpStatus == 403) {
+        if (httpStatus == 401 || httpStatus == 403 || httpStatus == 400 && notAuthorized(body)) {
             return REFUSED;
         }
         return REJECTED;
+    }
+
+    private static boolean notAuthorized(String body) {
+        if (body == null || body.isBlank()) {
+            return false;
+        }
+        try {
+            JsonNode error = EventCodec.mapper().readTree(body).path("error");
+            return error.isTextual() && NOT_AUTHORIZED.matcher(error.asText()).find();
+        } catch (JsonProcessingException e) {
+            return false;
+        }
     }
 
     /** The form used in metric tags and log lines: {@code unavailable}. */
