@@ -4,7 +4,7 @@ import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.carla.leaderboard.relay.store.SubmissionFiles;
+import org.carla.leaderboard.domain.layout.SubmissionFiles;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.jboss.logging.Logger;

@@ -16,6 +16,7 @@ import org.carla.leaderboard.domain.event.NotLaunched;
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.layout.SubmissionFiles;
 import org.carla.leaderboard.domain.record.GpuUsage;
 import org.carla.leaderboard.domain.results.Metric;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
@@ -26,7 +27,6 @@ import org.carla.leaderboard.relay.client.Evaluation;
 import org.carla.leaderboard.relay.config.RelayConfig;
 import org.carla.leaderboard.relay.service.StatusReads.PendingConfirm;
 import org.carla.leaderboard.relay.store.Qualifiers;
-import org.carla.leaderboard.relay.store.SubmissionFiles;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
@@ -290,7 +290,8 @@ class FinalReports {
         var merged = evaluationFiles.mergedResults(destination.bucket(), id, record.expectedRoutes(), workerPairs);
         boolean unrequestedCancel = Progress.Ending.UNREQUESTED_CANCEL.name().equals(record.lastEnding());
         var verdict = RunVerdict.judge(record.cancelRequested(), unrequestedCancel,
-                files.statusFiles(destination.bucket(), id), workerPairs, merged);
+                files.statusFiles(destination.bucket(), id).stream().map(SubmissionFiles.StatusFile::name).toList(),
+                workerPairs, merged);
         var status = decided.orElse(verdict.status());
         String stderr = "";
         if (status == SubmissionStatus.FAILED) {
