@@ -27,7 +27,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
+        initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S") })
 class DeadLetterTests {
 
     @InjectLocalStack

@@ -16,7 +16,9 @@ import io.quarkus.test.junit.QuarkusTest;
 /** What Kubernetes and Prometheus see. */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
+        initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S") })
 class HealthTests {
 
     @Test

@@ -21,7 +21,9 @@ import io.quarkus.test.junit.QuarkusTest;
 /** Submissions that must not run still get a record and an event, so results-relay reports their final status. */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
+        initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S") })
 class SubmissionNotLaunchedTests {
 
     @InjectLocalStack

@@ -40,7 +40,9 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 @QuarkusTest
 @TestProfile(UnlaunchedRunsTests.ShortBounds.class)
 @QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
+        initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S") })
 class UnlaunchedRunsTests {
 
     static final Duration BOUND = Duration.ofSeconds(3);

@@ -1,5 +1,6 @@
 package org.carla.leaderboard.domain.evalai;
 
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import org.carla.leaderboard.domain.event.EventCodec;
@@ -45,7 +46,7 @@ public enum EvalAiAnswer {
         return of(httpStatus, null);
     }
 
-    /** By the status and, for a 400, EvalAI's {@code {"error": ...}} (or any body) telling a non-host from a rejection. */
+    /** By the status and, for a 400, EvalAI's {@code {"error": ...}}: a non-host told from a rejection. */
     public static EvalAiAnswer of(int httpStatus, String body) {
         if (httpStatus < 400) {
             return OK;
@@ -57,6 +58,35 @@ public enum EvalAiAnswer {
             return REFUSED;
         }
         return REJECTED;
+    }
+
+    /** An answer's body as its reader gives it; empty when it cannot be read (then its status alone tells). */
+    public static String body(Supplier<String> reader) {
+        try {
+            String body = reader.get();
+            return body == null ? "" : body;
+        } catch (RuntimeException e) {
+            return "";
+        }
+    }
+
+    /** EvalAI's words in an answer's body: its {@code error} or {@code detail}, else the body's start, one line. */
+    public static String words(String body) {
+        if (body == null || body.isBlank()) {
+            return "(no body)";
+        }
+        try {
+            JsonNode node = EventCodec.mapper().readTree(body);
+            for (String field : new String[] { "error", "detail" }) {
+                if (node != null && node.path(field).isTextual()) {
+                    return node.path(field).asText();
+                }
+            }
+        } catch (JsonProcessingException e) {
+            // not JSON: a proxy's page
+        }
+        String line = body.strip().replaceAll("\\s+", " ");
+        return line.length() <= 200 ? line : line.substring(0, 200) + "...";
     }
 
     private static boolean notAuthorized(String body) {

@@ -54,6 +54,16 @@ public final class EvalAiBudget {
         return Optional.of(at);
     }
 
+    /** How many calls could go now without waiting (none while EvalAI's Retry-After runs). */
+    public synchronized int available() {
+        Instant now = clock.instant();
+        if (pausedUntil.isAfter(now)) {
+            return 0;
+        }
+        long inWindow = sent.stream().filter(at -> at.isAfter(now.minus(per))).count();
+        return (int) Math.max(0, calls - inWindow);
+    }
+
     /** A call may go now (and is counted), or not at all. */
     public boolean tryAcquire() {
         return reserve(Duration.ZERO).isPresent();

@@ -55,7 +55,9 @@ class EvalAiBudgetTests {
         budget.tryAcquire();
         clock.now = T0.plusSeconds(60);
 
+        assertThat(budget.available()).isEqualTo(1);
         assertThat(budget.tryAcquire()).as("the first call left the window").isTrue();
+        assertThat(budget.available()).isZero();
         assertThat(budget.tryAcquire()).as("the second has not").isFalse();
         assertThat(budget.reserve(MINUTE)).contains(T0.plusSeconds(90));
     }
