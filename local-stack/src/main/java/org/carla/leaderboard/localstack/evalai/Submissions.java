@@ -81,7 +81,7 @@ final class Submissions {
         submission.teamId = request.teamId();
         submission.teamName = request.teamName();
         submission.image = request.imageUri();
-        submission.submittedAt = options.clock().instant();
+        submission.submittedAt = request.submittedAt() != null ? request.submittedAt() : options.clock().instant();
         submission.status("submitted");
         submissions.put(submission.pk, submission);
         try {
