@@ -80,6 +80,8 @@ final class RelayedRun implements AutoCloseable {
             int workerPairs, int expectedRoutes) throws Exception {
         var config = new HashMap<>(stack.quarkusConfig());
         config.put("relay.cancel-check.every", cancelCheck.toString());
+        // One relay and no API server here: always active, as a relay run by hand (its Lease is the tests' business).
+        config.put("relay.leadership.lease", "off");
         var relay = Service.start("results-relay", context.repo().resolve(
                 "results-relay/target/quarkus-app/quarkus-run.jar"), workDir, config, context.java(),
                 List.of("-XX:MaxRAM=512m"), Duration.ofSeconds(180));
