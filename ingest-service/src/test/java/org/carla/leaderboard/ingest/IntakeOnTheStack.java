@@ -11,10 +11,12 @@ import io.quarkus.test.common.ResourceArg;
 
 /**
  * A test of the intake on the local stack's ElasticMQ, DynamoDB Local and EvalAI stand-in (one stack for the module's
- * tests): the queues are emptied and EvalAI's faults cleared around each test, so a test sees only what it caused.
+ * tests; EvalAI's throttle minute compressed to 5 s): the queues are emptied and EvalAI's faults cleared around each test, so a test sees only what it caused.
  */
 @QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
+        initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S") })
 abstract class IntakeOnTheStack {
 
     @InjectLocalStack

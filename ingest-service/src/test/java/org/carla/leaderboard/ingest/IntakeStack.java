@@ -86,6 +86,12 @@ final class IntakeStack {
                 .map(m -> EventCodec.parseLaunchRequest(m.body())).toList();
     }
 
+    /** The launch requests on the queue now (received and deleted; one long poll of a second). */
+    List<LaunchRequest> receiveLaunchRequests() {
+        return receive(stack.queueUrl(QueuesConfig.LAUNCH_REQUESTS), 1).stream()
+                .map(m -> EventCodec.parseLaunchRequest(m.body())).toList();
+    }
+
     List<SubmissionEvent> awaitSubmissionEvents(int count) {
         return awaitMessages(QueuesConfig.SUBMISSION_EVENTS, false, count).stream()
                 .map(m -> EventCodec.parseSubmissionEvent(m.body())).toList();

@@ -173,6 +173,40 @@ class SubmissionLaunchTests extends IntakeOnTheStack {
                 .isEqualTo(deadLetteredBefore);
     }
 
+    /**
+     * A host token whose user is not a host of the challenge (EvalAI answers its read 401, "not authorized to access
+     * this submission") is a configuration error: the announcement waits on its queue, never dead-lettered, and the
+     * service says so (wellness evalai-token, its gauge) while EvalAI itself answers; once the user is a host again, the
+     * submission is launched.
+     */
+    @Test
+    void aTokenThatIsNotAHostOfTheChallengeHoldsTheAnnouncementAndSaysSoUntilItIs() {
+        stack.evalAi().hostOfChallenge(false);
+        try {
+            var submission = stack.evalAi().createSubmission(
+                    NewSubmission.of(IntakeStack.uniqueTeam(), "held", IntakeStack.OPEN_PHASE, IntakeStack.IMAGE));
+            String path = "/api/jobs/submission/" + submission.pk();
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> stack.evalAi().calls().stream()
+                    .anyMatch(call -> call.path().equals(path) && call.status() == 401));
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> given().get("/q/health/well").then()
+                    .statusCode(503).body("checks.find { it.name == 'dependencies' }.data.'evalai-token'",
+                            org.hamcrest.Matchers.containsString("not authorized")));
+            assertThat(IntakeStack.metric("leaderboard_dependency_up", "dependency", "evalai-token")).isZero();
+            assertThat(IntakeStack.metric("leaderboard_dependency_up", "dependency", "evalai")).isEqualTo(1.0);
+            intake.assertNothingOn(QueuesConfig.LAUNCH_REQUESTS);
+
+            stack.evalAi().hostOfChallenge(true);
+
+            assertThat(intake.awaitLaunchRequests(1).get(0).submission().submissionPk()).isEqualTo(submission.pk());
+            intake.assertNoDeadLetters();
+            given().get("/q/health/well").then().statusCode(200)
+                    .body("checks.find { it.name == 'dependencies' }.data.'evalai-token'", equalTo("up"));
+        } finally {
+            stack.evalAi().hostOfChallenge(true);
+        }
+    }
+
     @Test
     void resumedSubmissionIsLaunchedAgainWithResume() throws Exception {
         long team = IntakeStack.uniqueTeam();

@@ -2,11 +2,14 @@ package org.carla.leaderboard.localstack;
 
 import java.net.URI;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
+import org.carla.leaderboard.domain.evalai.EvalAiThrottle;
 import org.carla.leaderboard.localstack.aws.AwsClients;
 import org.carla.leaderboard.localstack.aws.ElasticMqServer;
 import org.carla.leaderboard.localstack.evalai.EvalAiOptions;
@@ -23,6 +26,12 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 public final class EvalAiComponent implements StackComponent {
 
     public static final String NAME = "evalai";
+    /**
+     * The period the stand-in throttles each user over (EvalAI's minute, {@link EvalAiThrottle}, by default); a run
+     * compressed in time shortens it with its other periods, and the services budget their calls over the same
+     * ({@code evalai.budget.per} in the stack's configuration).
+     */
+    public static final String THROTTLE_PERIOD = "local-stack.evalai.throttle-period";
     static final String QUEUE = "submissions";
 
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -52,7 +61,8 @@ public final class EvalAiComponent implements StackComponent {
         var token = new byte[24];
         RANDOM.nextBytes(token);
         var options = EvalAiOptions.builder(HexFormat.of().formatHex(token), new SqsSubmissionPublisher(sqs, queueUrl))
-                .port(context.port());
+                .port(context.port()).throttle(EvalAiThrottle.REQUESTS, Optional.ofNullable(context.settings()
+                        .get(THROTTLE_PERIOD)).map(Duration::parse).orElse(EvalAiThrottle.PERIOD));
         // The phases the stack's leaderboards evaluate, each with the CARLA leaderboard's metrics.
         context.evaluation().phases().keySet().stream().sorted()
                 .forEach(phase -> options.phase(Long.parseLong(phase), LeaderboardSchema.carlaLeaderboard()));

@@ -35,7 +35,9 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"))
+        initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S") })
 class ConsoleApiTests {
 
     static final String TOKEN = "test-operator-token-0123456789";

@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import org.carla.leaderboard.domain.pod.PodEnvironment;
 import org.carla.leaderboard.domain.track.EvaluationConfig;
 import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.localstack.EvalAiComponent;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.standin.EvaluatorScript;
 import org.carla.leaderboard.localstack.standin.StandInRoutes;
@@ -129,6 +130,8 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         var settings = new LinkedHashMap<String, String>();
         // Every pair i of every pod listens on 2000 + 100 (i - 1): shifted per pod, as pods share the loopback here.
         settings.put("local-stack.kubernetes.pod-port-variables", "CARLA_PORT");
+        // EvalAI's minute at the demo's pace: its throttle of each user, and the services' budgets of it, over it.
+        settings.put(EvalAiComponent.THROTTLE_PERIOD, minute().toString());
         String podRuntime = "local-stack.images.pod-runtime.";
         settings.put(podRuntime + "image", "carla-leaderboard/pod-runtime:.*");
         settings.put(podRuntime + "command./usr/local/bin/pod-runtime",
@@ -181,7 +184,7 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         }
         if (service.equals("results-relay")) {
             var config = new java.util.HashMap<>(STUCK_CHECKS);
-            config.put("relay.cancel-check.every", Math.max(1, logsPeriod.toSeconds()) + "s");
+            config.put("relay.cancel-check.every", minute().toString());
             return Map.copyOf(config);
         }
         if (service.equals("ingest-service")) {
@@ -193,6 +196,14 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
                     "console.auth.operator-tokens." + OPERATOR, operatorToken(), "console.challenge-pk", "1");
         }
         return Map.of();
+    }
+
+    /**
+     * A minute of EvalAI's time at the demo's pace (logcopy's period, at least a second): the relay's cancel check asks
+     * about each run once in it, and EvalAI's throttle counts each user's requests over it.
+     */
+    Duration minute() {
+        return Duration.ofSeconds(Math.max(1, logsPeriod.toSeconds()));
     }
 
     /** The file that holds the local operator token: owner-only, in the console's folder of the run. */
