@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.carla.leaderboard.localstack.LocalStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.evalai.EvalAiOptions;
 import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
@@ -68,8 +69,11 @@ final class IntakeBenchmark {
             config.putAll(evalAi.quarkusConfig());
             config.putAll(api.quarkusConfig());
             config.put("quarkus.log.console.level", System.getProperty("benchmarks.service-log-level", "WARN")); // 1,000 INFO lines per service would measure logging
+            // Each service signs as its own IAM role (deploy/aws), as in a cluster.
             var ingestConfig = new HashMap<>(config);
+            ingestConfig.putAll(stack.quarkusConfig(new ServiceAccount("leaderboard", "ingest-service")));
             var launcherConfig = new HashMap<>(config);
+            launcherConfig.putAll(stack.quarkusConfig(new ServiceAccount("leaderboard", "job-launcher")));
             launcherConfig.put("launcher.progress-reports-queue-url", stack.queueUrl("progress-reports"));
             for (int i = 1; i <= count + trickle + warmUp; i++) {
                 evalAi.createSubmission(NewSubmission.of(1000 + i, "team-" + i, PHASE, "registry.local/team/agent:" + i));
