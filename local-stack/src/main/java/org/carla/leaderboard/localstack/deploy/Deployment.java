@@ -60,6 +60,7 @@ public final class Deployment {
     private final TemplateEvaluation stack;
     private final List<Table> tables = new ArrayList<>();
     private final List<String> buckets = new ArrayList<>();
+    private final List<String> queues = new ArrayList<>();
     private final List<Principal> principals = new ArrayList<>();
     private final Map<String, Object> resourcePolicies = new LinkedHashMap<>();
     private final Map<String, String> storage = new LinkedHashMap<>();
@@ -69,6 +70,7 @@ public final class Deployment {
         stack.ofType("AWS::DynamoDB::Table").forEach(id -> tables.add(new Table(id, stack.physicalName(id),
                 stack.properties(id))));
         stack.ofType("AWS::S3::Bucket").forEach(id -> buckets.add(stack.physicalName(id)));
+        stack.ofType("AWS::SQS::Queue").forEach(id -> queues.add(stack.physicalName(id)));
         readPrincipals();
         readResourcePolicies();
         servicesConfig.stringPropertyNames().stream().filter(key -> key.matches(STORAGE_KEYS)).sorted()
@@ -237,6 +239,22 @@ public final class Deployment {
     /** The buckets' names. */
     public List<String> buckets() {
         return List.copyOf(buckets);
+    }
+
+    /**
+     * Whether the ARN names what this deployment creates (a table or one of its indexes, a bucket or one of its
+     * objects, a queue), or {@code *}.
+     */
+    public boolean creates(String arn) {
+        if (arn.equals("*")) {
+            return true;
+        }
+        String tablePrefix = "arn:aws:dynamodb:" + region() + ":" + account() + ":table/";
+        String queuePrefix = "arn:aws:sqs:" + region() + ":" + account() + ":";
+        return tables.stream().anyMatch(t -> arn.equals(tablePrefix + t.name())
+                        || arn.startsWith(tablePrefix + t.name() + "/index/"))
+                || buckets.stream().anyMatch(b -> arn.equals("arn:aws:s3:::" + b) || arn.startsWith("arn:aws:s3:::" + b + "/"))
+                || queues.stream().anyMatch(q -> arn.equals(queuePrefix + q));
     }
 
     public List<Principal> principals() {
