@@ -28,7 +28,7 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
 abstract class LocalAwsServer implements StackComponent, LocalServer {
 
     // Two shared cores and a cold JVM: ready within seconds usually, but never wait forever.
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
     private static final int PORT_ATTEMPTS = 3;
     /** The gates' configuration, owner-only: it holds every principal's secret. */
     static final String GATES = "gates.json";
