@@ -40,7 +40,9 @@ class InitAndInstallIT {
 
     @BeforeAll
     static void startS3() {
-        stack = LocalStack.builder().components("s3").start();
+        // Kept under target/, like a service's test stack: e2e's PermissionsUsedIT reads the gates' decisions there.
+        stack = LocalStack.builder().components("s3")
+                .workDir(Path.of("target/local-stack/init-and-install-it-" + System.nanoTime())).start();
         bucket = stack.evaluation().leaderboards().get("leaderboard-20").bucket();
     }
 

@@ -85,7 +85,9 @@ class LogcopyIT {
 
     @BeforeAll
     static void startStack() {
-        stack = LocalStack.builder().components("s3", "sqs").start();
+        // Kept under target/, like a service's test stack: e2e's PermissionsUsedIT reads the gates' decisions there.
+        stack = LocalStack.builder().components("s3", "sqs")
+                .workDir(Path.of("target/local-stack/logcopy-it-" + System.nanoTime())).start();
         queueUrl = stack.queueUrl("progress-reports");
         bucket = stack.evaluation().leaderboards().get("leaderboard-20").bucket();
     }
