@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.evalai.EvalAiOptions;
 import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
@@ -82,9 +83,12 @@ final class IntakeBenchmark {
             Map<String, String> config = new HashMap<>(stack.quarkusConfig());
             config.putAll(evalAi.quarkusConfig());
             config.putAll(api.quarkusConfig());
-            // 1,000 INFO lines per service would measure logging
-            config.put("quarkus.log.console.level", System.getProperty("benchmarks.service-log-level", "WARN"));
+            config.put("quarkus.log.console.level", System.getProperty("benchmarks.service-log-level", "WARN")); // 1,000 INFO lines per service would measure logging
+            // Each service signs as its own IAM role (deploy/aws), as in a cluster.
+            var ingestConfig = new HashMap<>(config);
+            ingestConfig.putAll(stack.quarkusConfig(new ServiceAccount("leaderboard", "ingest-service")));
             var launcherConfig = new HashMap<>(config);
+            launcherConfig.putAll(stack.quarkusConfig(new ServiceAccount("leaderboard", "job-launcher")));
             launcherConfig.put("launcher.progress-reports-queue-url", stack.queueUrl("progress-reports"));
             for (int i = 1; i <= warmUp + trickle + burst; i++) {
                 evalAi.createSubmission(NewSubmission.of(1000 + i, "team-" + i, PHASE, "registry.local/team/agent:" + i));

@@ -22,6 +22,7 @@ import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.event.SubmissionRef;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.messaging.QueuePublisher;
@@ -79,7 +80,7 @@ final class RelayedRun implements AutoCloseable {
      */
     static RelayedRun start(BenchmarkRun.Context context, RunningStack stack, Path workDir, Duration cancelCheck,
             int workerPairs, int expectedRoutes) throws Exception {
-        var config = new HashMap<>(stack.quarkusConfig());
+        var config = new HashMap<>(stack.quarkusConfig(new ServiceAccount("leaderboard", "results-relay")));
         config.put("relay.cancel-check.every", cancelCheck.toString());
         var relay = context.startService("results-relay", workDir, config, List.of("-XX:MaxRAM=512m"));
         // Submitted once the relay runs: the run's life, from EvalAI's submitted_at on, is all the relay's to count.

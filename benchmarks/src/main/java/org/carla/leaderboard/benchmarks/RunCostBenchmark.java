@@ -212,7 +212,8 @@ final class RunCostBenchmark {
             SubmissionRef submission, int scale, int pairs) {
         // A bounded heap, so that resident memory shows what logcopy keeps (a leak would grow it), not G1's sizing.
         var argv = new ArrayList<>(List.of(context.java(), "-XX:+UseSerialGC", "-Xmx" + HEAP_MB + "m"));
-        stack.quarkusConfig().forEach((key, value) -> {
+        // The harness's own bucket and queue, which no role of deploy/aws reaches: logcopy runs as the administrator.
+        stack.quarkusConfig(stack.credentials()).forEach((key, value) -> {
             if (key.startsWith("quarkus.s3.") || key.startsWith("quarkus.sqs.")) {
                 argv.add("-D" + key + "=" + value);
             }

@@ -1,8 +1,8 @@
 package org.carla.leaderboard.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.carla.leaderboard.deploy.CloudFormationTemplate.list;
-import static org.carla.leaderboard.deploy.CloudFormationTemplate.map;
+import static org.carla.leaderboard.localstack.deploy.CloudFormationTemplate.list;
+import static org.carla.leaderboard.localstack.deploy.CloudFormationTemplate.map;
 
 import java.io.IOException;
 import java.util.List;
@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 
 import org.carla.leaderboard.messaging.Dependencies;
+import org.carla.leaderboard.localstack.deploy.CloudFormationTemplate;
 import org.carla.leaderboard.messaging.QueuesConfig;
 
 /**
