@@ -23,8 +23,9 @@ import com.sun.net.httpserver.HttpServer;
  */
 final class UnansweredCalls implements AutoCloseable {
 
-    private static final Set<String> NOT_FORWARDED = Set.of("connection", "content-length", "expect", "host",
-            "upgrade", "transfer-encoding");
+    /** Host is passed on as the client signed it (SigV4), which the pom allows the JDK's client to send. */
+    private static final Set<String> NOT_FORWARDED = Set.of("connection", "content-length", "expect", "upgrade",
+            "transfer-encoding");
 
     private final URI target;
     private final String unanswered;
