@@ -3,8 +3,8 @@ package org.carla.leaderboard.domain.evalai;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -19,7 +19,7 @@ public final class EvalAiBudget {
     private final Duration per;
     private final Clock clock;
     /** When the calls of the last period went, or will go (reserved), oldest first. */
-    private final Deque<Instant> sent = new ArrayDeque<>();
+    private final List<Instant> sent = new ArrayList<>();
     private Instant pausedUntil = Instant.MIN;
 
     public EvalAiBudget(int calls, Duration per, Clock clock) {
@@ -38,19 +38,19 @@ public final class EvalAiBudget {
      */
     public synchronized Optional<Instant> reserve(Duration maxWait) {
         Instant now = clock.instant();
-        while (!sent.isEmpty() && !sent.peekFirst().isAfter(now.minus(per))) {
-            sent.pollFirst();
+        while (!sent.isEmpty() && !sent.get(0).isAfter(now.minus(per))) {
+            sent.remove(0);
         }
         Instant at = pausedUntil.isAfter(now) ? pausedUntil : now;
         if (sent.size() >= calls) {
             // The window from the call `calls` back must have passed: the oldest of the last `calls` calls leaves it.
-            Instant free = sent.stream().skip(sent.size() - calls).findFirst().orElseThrow().plus(per);
+            Instant free = sent.get(sent.size() - calls).plus(per);
             at = free.isAfter(at) ? free : at;
         }
         if (Duration.between(now, at).compareTo(maxWait) > 0) {
             return Optional.empty();
         }
-        sent.addLast(at);
+        sent.add(at);
         return Optional.of(at);
     }
 
@@ -70,11 +70,12 @@ public final class EvalAiBudget {
     }
 
     /**
-     * Waits for the first moment one more call fits, at most {@code maxWait}.
+     * Waits for the first moment one more call fits, at most {@code maxWait}, and returns that turn; the caller tells
+     * {@link #finished} when the call is over.
      *
      * @throws EvalAiBudgetSpentException when it would wait longer
      */
-    public void acquire(Duration maxWait) {
+    public Instant acquire(Duration maxWait) {
         Instant at = reserve(maxWait).orElseThrow(() -> new EvalAiBudgetSpentException("this service's "
                 + calls + " EvalAI calls per " + per + " are spent for longer than " + maxWait));
         long millis = Duration.between(clock.instant(), at).toMillis();
@@ -86,6 +87,24 @@ public final class EvalAiBudget {
                 throw new EvalAiBudgetSpentException("interrupted while waiting for an EvalAI call's turn");
             }
         }
+        return at;
+    }
+
+    /**
+     * The call of {@code turn} is over (answered or not): it counts from now on. EvalAI counts a request when it
+     * arrives, somewhere between its turn and its end (a late thread, a slow connection), so a call kept in the window
+     * until {@code per} after its end can never put more than this budget in any period of EvalAI's.
+     */
+    public synchronized void finished(Instant turn) {
+        Instant now = clock.instant();
+        if (!now.isAfter(turn) || !sent.remove(turn)) {
+            return;
+        }
+        int i = sent.size();
+        while (i > 0 && sent.get(i - 1).isAfter(now)) {
+            i--;
+        }
+        sent.add(i, now);
     }
 
     /** EvalAI answered 429 with {@code Retry-After}: no call before it has passed. */

@@ -47,6 +47,16 @@ class EvalAiBudgetTests {
     }
 
     @Test
+    void aCallIsCountedUntilAPeriodAfterItEndedSoEvalAiNeverSeesMoreThanTheShare() {
+        // Its turn is T0; it reaches EvalAI and ends 10 s later (a late thread, a slow connection).
+        var budget = new EvalAiBudget(1, MINUTE, new SteppingClock(T0, T0, T0.plusSeconds(10)));
+        budget.finished(budget.acquire(Duration.ZERO));
+
+        assertThat(budget.reserve(Duration.ofMinutes(5))).as("the next call waits a minute from when the last ended")
+                .contains(T0.plusSeconds(70));
+    }
+
+    @Test
     void callsFreedByTheWindowSlidingGoAtOnce() {
         var clock = new MovingClock(T0);
         var budget = new EvalAiBudget(2, MINUTE, clock);
@@ -94,6 +104,30 @@ class EvalAiBudgetTests {
             most = Math.max(most, count);
         }
         return most;
+    }
+
+    /** Answers each of its instants once, in order, then the last one for ever. */
+    private static final class SteppingClock extends Clock {
+        private final java.util.Deque<Instant> instants;
+
+        SteppingClock(Instant... instants) {
+            this.instants = new java.util.ArrayDeque<>(List.of(instants));
+        }
+
+        @Override
+        public synchronized Instant instant() {
+            return instants.size() > 1 ? instants.pollFirst() : instants.peekFirst();
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
     }
 
     private static final class MovingClock extends Clock {

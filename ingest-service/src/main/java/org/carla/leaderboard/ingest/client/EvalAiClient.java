@@ -2,6 +2,7 @@ package org.carla.leaderboard.ingest.client;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -65,7 +66,7 @@ public class EvalAiClient {
     }
 
     public EvalAiSubmission submission(long submissionPk) {
-        budget.acquire(BUDGET_WAIT);
+        Instant turn = budget.acquire(BUDGET_WAIT);
         try {
             return api.submission(submissionPk, "Bearer " + config.token());
         } catch (WebApplicationException e) {
@@ -97,6 +98,8 @@ public class EvalAiClient {
         } catch (ProcessingException e) {
             LOG.warnf("EvalAI did not answer for submission %d: %s", submissionPk, e.getMessage());
             throw new EvalAiUnavailableException(0, "EvalAI did not answer for submission " + submissionPk, e);
+        } finally {
+            budget.finished(turn);
         }
     }
 }

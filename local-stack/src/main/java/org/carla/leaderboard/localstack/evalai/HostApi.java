@@ -70,6 +70,7 @@ final class HostApi implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) throws IOException {
+        Instant arrived = clock.instant(); // as EvalAI's throttle counts a request: when it comes in
         String method = exchange.getRequestMethod();
         String path = exchange.getRequestURI().getRawPath();
         String query = exchange.getRequestURI().getRawQuery();
@@ -84,7 +85,7 @@ final class HostApi implements HttpHandler {
             if (faults.hanging()) {
                 // No answer: the caller's timeout fires first; when the hang ends the connection closes unanswered.
                 calls.add(new RecordedCall(method, query == null ? path : path + "?" + query, body, NO_ANSWER,
-                        clock.instant()));
+                        arrived));
                 try {
                     faults.awaitHangEnd();
                 } catch (InterruptedException e) {
@@ -120,7 +121,7 @@ final class HostApi implements HttpHandler {
             status = 500;
             answer = Map.of("error", "Internal Server Error");
         }
-        calls.add(new RecordedCall(method, query == null ? path : path + "?" + query, body, status, clock.instant()));
+        calls.add(new RecordedCall(method, query == null ? path : path + "?" + query, body, status, arrived));
         LOG.debugf("EvalAI stand-in: %s %s -> %d", method, path, status);
         if (status == 429 && failure != null) {
             exchange.getResponseHeaders().set("Retry-After", Long.toString(failure.retryAfter().toSeconds()));

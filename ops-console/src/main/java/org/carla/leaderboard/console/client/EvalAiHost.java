@@ -113,8 +113,9 @@ public class EvalAiHost {
     }
 
     private <T> T call(Supplier<T> request) {
+        Instant turn;
         try {
-            budget.acquire(BUDGET_WAIT);
+            turn = budget.acquire(BUDGET_WAIT);
         } catch (EvalAiBudgetSpentException e) {
             throw new EvalAiUnavailableException(e.getMessage(), e);
         }
@@ -125,6 +126,8 @@ public class EvalAiHost {
             throw failure(e.getResponse());
         } catch (ProcessingException e) {
             throw new EvalAiUnavailableException("EvalAI unreachable: " + e.getMessage(), e);
+        } finally {
+            budget.finished(turn);
         }
         if (answer instanceof Response response) {
             try (response) {

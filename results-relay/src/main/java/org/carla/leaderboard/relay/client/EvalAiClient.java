@@ -169,7 +169,7 @@ public class EvalAiClient {
      * asked about.
      */
     private <T> T call(String kind, long about, Supplier<T> request) {
-        budget.acquire(BUDGET_WAIT);
+        Instant turn = budget.acquire(BUDGET_WAIT);
         T answer;
         try {
             answer = request.get();
@@ -179,6 +179,8 @@ public class EvalAiClient {
             count(kind, EvalAiAnswer.UNAVAILABLE);
             LOG.debugf("EvalAI did not answer the %s request about %d: %s", kind, about, e.getMessage());
             throw new EvalAiUnavailableException(0, "EvalAI did not answer: " + e.getMessage(), e);
+        } finally {
+            budget.finished(turn);
         }
         if (answer instanceof Response response) {
             try (response) {
