@@ -1,6 +1,7 @@
 package org.carla.leaderboard.localstack;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import org.carla.leaderboard.localstack.kubernetes.ImageProfiles;
 import org.carla.leaderboard.localstack.kubernetes.KubernetesApiServer;
 import org.carla.leaderboard.localstack.kubernetes.LocalJobRunner;
 import org.carla.leaderboard.localstack.kubernetes.LocalJobRunnerOptions;
+import org.carla.leaderboard.localstack.kubernetes.rbac.ServiceAccount;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -33,6 +35,7 @@ public final class KubernetesComponent implements StackComponent {
     static final String GPU_RESOURCE = "local-stack.kubernetes.gpu-resource";
 
     private KubernetesApiServer server;
+    private Path workDir;
     private KubernetesClient client;
     private KubernetesClient runnerClient;
     private LocalJobRunner runner;
@@ -59,6 +62,7 @@ public final class KubernetesComponent implements StackComponent {
                 .map(profile -> profile.withOverrideEnv(awsEnv))
                 .toList();
         server = KubernetesApiServer.start(context.port());
+        workDir = context.workDir();
         client = server.newClient();
         runnerClient = server.newClient();
         var options = LocalJobRunnerOptions.builder(runnerClient, context.workDir().resolve("jobs"))
@@ -78,7 +82,26 @@ public final class KubernetesComponent implements StackComponent {
         runner = LocalJobRunner.start(options.build());
     }
 
-    /** A fabric8 client on the API server, defaulting to the {@code submissions} namespace; the stack closes it. */
+    /** The API server: what it enforces (its manifests), clients as a ServiceAccount, the grants no request used. */
+    public KubernetesApiServer api() {
+        if (server == null) {
+            throw new IllegalStateException("kubernetes is not running");
+        }
+        return server;
+    }
+
+    /**
+     * The JVM system properties that make fabric8 authenticate as the ServiceAccount, as in its pod: no kubeconfig,
+     * the account's token in a file (written under the work dir, owner-only; never in configuration or logs).
+     */
+    public Map<String, String> identity(ServiceAccount account) {
+        Path token = api().writeToken(account, workDir.resolve("serviceaccounts").resolve(account.namespace())
+                .resolve(account.name()).resolve("token"));
+        return Map.of("kubernetes.auth.tryKubeConfig", "false",
+                "kubernetes.auth.serviceAccount.token", token.toString());
+    }
+
+    /** An administrator's fabric8 client on the API server, in the {@code submissions} namespace; the stack closes it. */
     public KubernetesClient client() {
         if (client == null) {
             throw new IllegalStateException("kubernetes is not running");

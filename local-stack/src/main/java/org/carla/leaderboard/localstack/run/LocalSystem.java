@@ -12,6 +12,7 @@ import java.util.concurrent.CompletionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import org.carla.leaderboard.localstack.KubernetesComponent;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
 
@@ -60,7 +61,7 @@ public final class LocalSystem implements AutoCloseable {
             var starts = new ArrayList<CompletableFuture<ServiceProcess>>();
             for (String service : LocalRunConfig.SERVICES) {
                 starts.add(CompletableFuture.supplyAsync(() -> ServiceProcess.start(service, config.jar(service),
-                        config.serviceDir(service), system.serviceConfig(service), LocalRunConfig.SERVICE_JVM_OPTIONS,
+                        config.serviceDir(service), system.serviceConfig(service), system.jvmOptions(service),
                         READY_TIMEOUT)));
             }
             RuntimeException failure = null;
@@ -93,6 +94,15 @@ public final class LocalSystem implements AutoCloseable {
         var all = new HashMap<>(stack.quarkusConfig());
         all.putAll(config.serviceConfig(service));
         return all;
+    }
+
+    /** The services' JVM options, and the identity of the service's ServiceAccount (its Deployment's, in deploy/). */
+    private List<String> jvmOptions(String service) {
+        var kubernetes = stack.component(KubernetesComponent.NAME, KubernetesComponent.class);
+        var options = new ArrayList<>(LocalRunConfig.SERVICE_JVM_OPTIONS);
+        kubernetes.identity(kubernetes.api().manifests().serviceAccountOf(service))
+                .forEach((key, value) -> options.add("-D" + key + "=" + value));
+        return options;
     }
 
     public RunningStack stack() {

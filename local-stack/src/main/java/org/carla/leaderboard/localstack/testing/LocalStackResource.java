@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.carla.leaderboard.localstack.KubernetesComponent;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
 
@@ -64,7 +65,27 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
         } else {
             stack = newStack("own");
         }
-        return stack.quarkusConfig();
+        var config = new TreeMap<>(stack.quarkusConfig());
+        config.putAll(kubernetesIdentity());
+        return config;
+    }
+
+    /**
+     * With the {@code kubernetes} component: the service under test talks to the API server as its own ServiceAccount
+     * ({@link ApplicationIdentity}), by fabric8's system properties — set in this JVM for a {@code @QuarkusTest},
+     * returned for a {@code @QuarkusIntegrationTest}, whose process gets them as {@code -D} options.
+     */
+    private Map<String, String> kubernetesIdentity() {
+        if (!stack.started().contains(KubernetesComponent.NAME)) {
+            return Map.of();
+        }
+        var account = ApplicationIdentity.serviceAccount();
+        if (account.isEmpty()) {
+            return Map.of();
+        }
+        var identity = stack.component(KubernetesComponent.NAME, KubernetesComponent.class).identity(account.get());
+        identity.forEach(System::setProperty);
+        return identity;
     }
 
     @Override
