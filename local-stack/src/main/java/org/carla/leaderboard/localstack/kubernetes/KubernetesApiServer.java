@@ -8,12 +8,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 import org.carla.leaderboard.localstack.kubernetes.rbac.GrantUsage;
 import org.carla.leaderboard.localstack.kubernetes.rbac.RbacAuthorizer;
@@ -48,14 +52,18 @@ public final class KubernetesApiServer implements AutoCloseable {
     /** The mock server logs every request at INFO; held here so the level sticks (JUL keeps loggers weakly). */
     private static final java.util.logging.Logger REQUEST_LOG = java.util.logging.Logger
             .getLogger("io.fabric8.mockwebserver.MockWebServer");
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * What tokens are signed with: one per JVM, so an API server started again (a control plane restored) accepts the
+     * tokens clients already hold, as a cluster keeps its service-account signing key.
+     */
+    private static final byte[] SIGNING_KEY = signingKey();
 
     private final KubernetesMockServer server;
     private final String url;
     private final ClusterManifests manifests;
     private final RbacPolicy policy;
     private final GrantUsage usage = new GrantUsage();
-    private final String administratorToken = token();
+    private final String administratorToken = token(ADMINISTRATOR);
     private final Map<ServiceAccount, String> tokens = new LinkedHashMap<>();
 
     private KubernetesApiServer(int port) {
@@ -67,7 +75,7 @@ public final class KubernetesApiServer implements AutoCloseable {
         var dispatcher = new ApiServerDispatcher(new RbacAuthorizer(policy), usage);
         dispatcher.issue(administratorToken, ADMINISTRATOR);
         for (ServiceAccount account : manifests.serviceAccounts()) {
-            String token = token();
+            String token = token(account.user());
             tokens.put(account, token);
             dispatcher.issue(token, account.user());
         }
@@ -179,10 +187,21 @@ public final class KubernetesApiServer implements AutoCloseable {
                 .withHttp2Disable(true);
     }
 
-    private static String token() {
-        byte[] bytes = new byte[32];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    private static byte[] signingKey() {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        return key;
+    }
+
+    private static String token(User user) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(SIGNING_KEY, "HmacSHA256"));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(user.name()
+                    .getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is a JDK algorithm", e);
+        }
     }
 
     @Override
