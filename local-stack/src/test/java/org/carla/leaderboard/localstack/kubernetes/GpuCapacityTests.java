@@ -85,10 +85,9 @@ class GpuCapacityTests extends LocalJobRunnerFixture {
         create(job("placed-later", 0, null, List.of(), List.of(gpu(host("sim", "true")))));
         awaitPod("patched", pod -> condition(pod, "PodScheduled") != null);
 
-        jobs().withName("patched").edit(job -> {
-            job.getSpec().setActiveDeadlineSeconds(3L);
-            return job;
-        });
+        // a patch, as the launcher moves the deadline: no resourceVersion to conflict with the runner's status writes
+        jobs().withName("patched").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"spec\":{\"activeDeadlineSeconds\":3}}");
 
         Job failed = awaitCondition("patched", "Failed");
         assertThat(condition(failed, "Failed").getReason()).isEqualTo("DeadlineExceeded");
