@@ -33,6 +33,11 @@ public final class KubernetesComponent implements StackComponent {
     static final String GPU_CAPACITY = "local-stack.kubernetes.gpu-capacity";
     /** The extended resource a GPU pod requests (default {@code nvidia.com/gpu}). */
     static final String GPU_RESOURCE = "local-stack.kubernetes.gpu-resource";
+    /**
+     * {@code on} (default) or {@code off}: without the Job runner, nothing plays the Job controller and the kubelet, for
+     * a test that plays them itself (writing the Jobs' and pods' status as they would).
+     */
+    static final String JOB_RUNNER = "local-stack.kubernetes.job-runner";
 
     private KubernetesApiServer server;
     private Path workDir;
@@ -79,7 +84,13 @@ public final class KubernetesComponent implements StackComponent {
             throw new IllegalArgumentException(GPU_CAPACITY + " is a number of pods or unlimited, not " + capacity);
         }
         options.gpuResource(context.settings().getOrDefault(GPU_RESOURCE, LocalJobRunnerOptions.NVIDIA_GPU));
-        runner = LocalJobRunner.start(options.build());
+        String jobRunner = context.settings().getOrDefault(JOB_RUNNER, "on").trim();
+        if (!jobRunner.equals("on") && !jobRunner.equals("off")) {
+            throw new IllegalArgumentException(JOB_RUNNER + " is on or off, not " + jobRunner);
+        }
+        if (jobRunner.equals("on")) {
+            runner = LocalJobRunner.start(options.build());
+        }
     }
 
     /** The API server: what it enforces (its manifests), clients as a ServiceAccount, the grants no request used. */
@@ -112,7 +123,7 @@ public final class KubernetesComponent implements StackComponent {
     /** The local Job runner: GPU capacity, killing a container as the OOM killer would, its pods' processes. */
     public LocalJobRunner runner() {
         if (runner == null) {
-            throw new IllegalStateException("kubernetes is not running");
+            throw new IllegalStateException("kubernetes runs no Job runner (not started, or " + JOB_RUNNER + "=off)");
         }
         return runner;
     }

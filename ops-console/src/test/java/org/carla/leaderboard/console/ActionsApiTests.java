@@ -32,7 +32,9 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"))
+        initArgs = { @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
+                // the tests write the Jobs and pods as job-launcher and the kubelet leave them
+                @ResourceArg(name = "local-stack.kubernetes.job-runner", value = "off") })
 class ActionsApiTests {
 
     @InjectLocalStack

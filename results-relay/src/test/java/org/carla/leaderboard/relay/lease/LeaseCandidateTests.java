@@ -169,6 +169,8 @@ class LeaseCandidateTests {
         assertThat(second.begunAt).as("released: taken before it would have lapsed")
                 .isBefore(lastRenewal.plus(DURATION)).isAfterOrEqualTo(closed);
         assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("relay-b-2");
+        assertThat(server.unusedGrants(ApplicationIdentity.serviceAccount().orElseThrow()))
+                .as("the relay's Role grants exactly what a Lease's life uses: create, get, renew, release").isEmpty();
     }
 
     @Test
