@@ -10,10 +10,11 @@ import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
 import org.carla.leaderboard.domain.event.JobFinished.Outcome;
 import org.carla.leaderboard.domain.event.JobStarted;
 import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.localstack.KubernetesComponent;
-import org.carla.leaderboard.localstack.testing.ApplicationIdentity;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -138,7 +139,7 @@ class JobControllerTests extends LauncherStory {
     @Test
     @Order(Integer.MAX_VALUE)
     void theRunsAboveUsedEveryPermissionTheLaunchersRoleGrants() {
-        var launcher = ApplicationIdentity.serviceAccount().orElseThrow();
+        var launcher = ServiceAccount.ofClassPath(getClass().getClassLoader()).orElseThrow();
         assertThat(stack.component(KubernetesComponent.NAME, KubernetesComponent.class).api().unusedGrants(launcher))
                 .as("deploy/'s Role grants what the launcher never asks: a permission to drop").isEmpty();
     }
@@ -151,8 +152,8 @@ class JobControllerTests extends LauncherStory {
     }
 
     private static TrackSpec track(String simulatorImage, long deadlineSeconds) {
-        return new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20",
-                "/workspace/leaderboard/data/routes_testing.xml", 4, 1, 1, "g5.12xlarge", simulatorImage,
+        return new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20", LeaderboardVersion.V2_0,
+                "/workspace/leaderboard/data/routes_testing.xml", null, 4, 1, 1, "g5.12xlarge", simulatorImage,
                 "carla-leaderboard/leaderboard-20:latest", "carla-leaderboard/pod-runtime:latest", "vulkan",
                 deadlineSeconds, 1, false, null, Map.of());
     }

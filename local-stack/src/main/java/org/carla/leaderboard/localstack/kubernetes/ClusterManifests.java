@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import org.carla.leaderboard.localstack.kubernetes.rbac.RbacPolicy;
-import org.carla.leaderboard.localstack.kubernetes.rbac.ServiceAccount;
+import org.carla.leaderboard.localstack.ServiceAccount;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
@@ -38,7 +38,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 public final class ClusterManifests {
 
     /** Where the build copies deploy/'s manifests (local-stack/pom.xml). */
-    static final String DEPLOY = "META-INF/local-stack/deploy";
+    static final String DEPLOY = "deploy";
     private static final String BOOTSTRAP = "META-INF/local-stack/kubernetes/bootstrap-rbac.yml";
     /** The namespaces every cluster has before anything is applied. */
     private static final List<String> BUILT_IN_NAMESPACES = List.of("default", "kube-system", "kube-public",

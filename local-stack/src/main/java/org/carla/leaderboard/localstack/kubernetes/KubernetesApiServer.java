@@ -22,7 +22,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.carla.leaderboard.localstack.kubernetes.rbac.GrantUsage;
 import org.carla.leaderboard.localstack.kubernetes.rbac.RbacAuthorizer;
 import org.carla.leaderboard.localstack.kubernetes.rbac.RbacPolicy;
-import org.carla.leaderboard.localstack.kubernetes.rbac.ServiceAccount;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.kubernetes.rbac.User;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;

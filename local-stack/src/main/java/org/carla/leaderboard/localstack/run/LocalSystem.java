@@ -1,25 +1,32 @@
 package org.carla.leaderboard.localstack.run;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.jar.JarFile;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import org.carla.leaderboard.localstack.KubernetesComponent;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 
 /**
  * The whole system on this machine: the local stack (ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI stand-in, the
- * Kubernetes API server with the Job runner), the three services and ops-console from their packaged jars, pointed at it.
- * {@link #close()} stops the services, then the stack, and a shutdown hook does the same on Ctrl-C.
+ * Kubernetes API server with the Job runner), the three services and ops-console from their packaged jars, pointed at it,
+ * each signing as the IAM role its ServiceAccount assumes. {@link #close()} stops the services, then the stack, and a
+ * shutdown hook does the same on Ctrl-C.
  */
 public final class LocalSystem implements AutoCloseable {
 
@@ -90,19 +97,46 @@ public final class LocalSystem implements AutoCloseable {
         return system;
     }
 
+    /** The stack's configuration, signed as the IAM role of the service's ServiceAccount, and the run's own keys. */
     private Map<String, String> serviceConfig(String service) {
-        var all = new HashMap<>(stack.quarkusConfig());
+        var all = new HashMap<>(stack.quarkusConfig(serviceAccount(config.jar(service))));
         all.putAll(config.serviceConfig(service));
         return all;
     }
 
-    /** The services' JVM options, and the identity of the service's ServiceAccount (its Deployment's, in deploy/). */
+    /** The services' JVM options, and the identity of the service's ServiceAccount for the Kubernetes API server. */
     private List<String> jvmOptions(String service) {
         var kubernetes = stack.component(KubernetesComponent.NAME, KubernetesComponent.class);
         var options = new ArrayList<>(LocalRunConfig.SERVICE_JVM_OPTIONS);
-        kubernetes.identity(kubernetes.api().manifests().serviceAccountOf(service))
+        kubernetes.identity(serviceAccount(config.jar(service)))
                 .forEach((key, value) -> options.add("-D" + key + "=" + value));
         return options;
+    }
+
+    /** The ServiceAccount a packaged service's manifest names (its application.properties, in quarkus-app/app). */
+    static ServiceAccount serviceAccount(Path runJar) {
+        Path app = runJar.resolveSibling("app");
+        try (var jars = Files.list(app)) {
+            for (Path jar : jars.filter(path -> path.toString().endsWith(".jar")).sorted().toList()) {
+                try (var file = new JarFile(jar.toFile())) {
+                    var entry = file.getEntry("application.properties");
+                    if (entry == null) {
+                        continue;
+                    }
+                    var properties = new Properties();
+                    try (var in = file.getInputStream(entry)) {
+                        properties.load(in);
+                    }
+                    var account = ServiceAccount.of(properties);
+                    if (account.isPresent()) {
+                        return account.get();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the packaged service in " + app, e);
+        }
+        throw new IllegalStateException("no application.properties in " + app + " names the service's ServiceAccount");
     }
 
     public RunningStack stack() {

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /** {@code init} against S3Proxy (fresh, resumed, failed download) and {@code install} in JVM mode, from the jar. */
 class InitAndInstallIT {
 
-    private static final String BUCKET = "init-it";
+    /** The pod's ServiceAccount: init signs as the IAM role it assumes, as in a cluster (IRSA). */
+    private static final ServiceAccount WORKER = new ServiceAccount("submissions", "submission-worker");
+    /** Leaderboard 2.0's bucket, as deploy/aws names it. */
+    private static String bucket;
     private static final Duration RUN = Duration.ofSeconds(60);
     private static RunningStack stack;
 
@@ -36,8 +40,10 @@ class InitAndInstallIT {
 
     @BeforeAll
     static void startS3() {
-        stack = LocalStack.builder().components("s3").start();
-        stack.s3().createBucket(r -> r.bucket(BUCKET));
+        // Kept under target/, like a service's test stack: e2e's PermissionsUsedIT reads the gates' decisions there.
+        stack = LocalStack.builder().components("s3")
+                .workDir(Path.of("target/local-stack/init-and-install-it-" + System.nanoTime())).start();
+        bucket = stack.evaluation().leaderboards().get("leaderboard-20").bucket();
     }
 
     @AfterAll
@@ -91,7 +97,7 @@ class InitAndInstallIT {
         put("other-submission/containers-status/agent-1.done", "");
         Path logs = temp.resolve("logs");
 
-        assertThat(run("init", resumeEnv(id, logs, BUCKET))).isZero();
+        assertThat(run("init", resumeEnv(id, logs, bucket))).isZero();
 
         assertThat(keys(id + "/")).containsExactlyInAnyOrder(id + "/agent/agent1/agent_results.json",
                 id + "/agent/agent1/leaderboard.log", id + "/evalai/results.json");
@@ -110,7 +116,7 @@ class InitAndInstallIT {
         put(id + "/agent/agent1/agent_results.json", "{\"entry_status\": \"Started\"}");
         put(id + "/containers-status/agent-2.done", "");
         Path logs = temp.resolve("logs");
-        Map<String, String> env = resumeEnv(id, logs, BUCKET);
+        Map<String, String> env = resumeEnv(id, logs, bucket);
         env.put("RESUME", "false");
 
         assertThat(run("init", env)).isZero();
@@ -121,7 +127,7 @@ class InitAndInstallIT {
 
         String fresh = id + "-fresh";
         Path freshLogs = temp.resolve("fresh-logs");
-        Map<String, String> freshEnv = resumeEnv(fresh, freshLogs, BUCKET);
+        Map<String, String> freshEnv = resumeEnv(fresh, freshLogs, bucket);
         freshEnv.put("RESUME", "false");
         assertThat(run("init", freshEnv)).as("a run's first pod: nothing in S3, nothing to resume").isZero();
         assertThat(freshLogs.resolve("agent/agent1")).isEmptyDirectory();
@@ -161,7 +167,7 @@ class InitAndInstallIT {
 
     private Map<String, String> resumeEnv(String id, Path logs, String bucket) {
         Map<String, String> env = new HashMap<>();
-        stack.quarkusConfig().forEach((key, value) -> {
+        stack.quarkusConfig(WORKER).forEach((key, value) -> {
             if (key.startsWith("quarkus.s3.")) {
                 env.put(key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"), value);
             }
@@ -181,11 +187,11 @@ class InitAndInstallIT {
     }
 
     private void put(String key, String content) {
-        stack.s3().putObject(r -> r.bucket(BUCKET).key(key), RequestBody.fromString(content));
+        stack.s3().putObject(r -> r.bucket(bucket).key(key), RequestBody.fromString(content));
     }
 
     private List<String> keys(String prefix) {
-        return stack.s3().listObjectsV2Paginator(r -> r.bucket(BUCKET).prefix(prefix)).contents().stream()
+        return stack.s3().listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents().stream()
                 .map(S3Object::key).toList();
     }
 }

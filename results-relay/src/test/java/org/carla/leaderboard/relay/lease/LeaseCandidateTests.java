@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.carla.leaderboard.localstack.kubernetes.KubernetesApiServer;
-import org.carla.leaderboard.localstack.testing.ApplicationIdentity;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -88,7 +88,7 @@ class LeaseCandidateTests {
      * one attempt per call, bounded, so a holder cut off stands down within the renew deadline plus one call.
      */
     private KubernetesClient client() {
-        var relay = ApplicationIdentity.serviceAccount().orElseThrow();
+        var relay = ServiceAccount.ofClassPath(getClass().getClassLoader()).orElseThrow();
         var client = new KubernetesClientBuilder().withConfig(server.clientConfig(relay)
                 .withRequestTimeout(1000).withConnectionTimeout(1000).withRequestRetryBackoffLimit(0).build()).build();
         clients.add(client);
@@ -169,7 +169,7 @@ class LeaseCandidateTests {
         assertThat(second.begunAt).as("released: taken before it would have lapsed")
                 .isBefore(lastRenewal.plus(DURATION)).isAfterOrEqualTo(closed);
         assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("relay-b-2");
-        assertThat(server.unusedGrants(ApplicationIdentity.serviceAccount().orElseThrow()))
+        assertThat(server.unusedGrants(ServiceAccount.ofClassPath(getClass().getClassLoader()).orElseThrow()))
                 .as("the relay's Role grants exactly what a Lease's life uses: create, get, renew, release").isEmpty();
     }
 

@@ -1,5 +1,6 @@
 package org.carla.leaderboard.localstack.kubernetes.rbac;
 
+import org.carla.leaderboard.localstack.ServiceAccount;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

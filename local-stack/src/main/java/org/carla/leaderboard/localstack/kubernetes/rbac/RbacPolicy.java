@@ -1,5 +1,6 @@
 package org.carla.leaderboard.localstack.kubernetes.rbac;
 
+import org.carla.leaderboard.localstack.ServiceAccount;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
