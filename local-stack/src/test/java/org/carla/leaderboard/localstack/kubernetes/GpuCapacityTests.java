@@ -33,11 +33,12 @@ class GpuCapacityTests extends LocalJobRunnerFixture {
         create(job("first", 0, null, List.of(), List.of(gpu(host("sim", "sleep", "300")))));
         awaitRunning("first");
         create(job("second", 0, null, List.of(), List.of(gpu(host("sim", "sleep", "300")))));
+        // third's pod is created once second's waits: the controller creates each Job's pod on its own, in no order
+        Pod waiting = awaitPod("second", pod -> condition(pod, "PodScheduled") != null);
         create(job("third", 0, null, List.of(), List.of(gpu(host("sim", "true")))));
         create(job("no-gpu", 0, null, List.of(), List.of(host("main", "true"))));
 
         awaitCondition("no-gpu", "Complete");
-        Pod waiting = awaitPod("second", pod -> condition(pod, "PodScheduled") != null);
         assertThat(waiting.getStatus().getPhase()).isEqualTo("Pending");
         assertThat(condition(waiting, "PodScheduled").getStatus()).isEqualTo("False");
         assertThat(condition(waiting, "PodScheduled").getReason()).isEqualTo("Unschedulable");
