@@ -15,12 +15,13 @@ STACK_JAR="$ROOT/local-stack/target/local-stack-1.0.0-SNAPSHOT.jar"
 STACK_CLASSPATH="$ROOT/local-stack/target/local-stack-run.classpath"
 # Touched after each build: Maven leaves a jar alone when its content did not change, so the jar's own time is no guide.
 STACK_STAMP="$ROOT/local-stack/target/run-local.built"
-# What the local stack is built from: a main source or pom newer than the stamp means a rebuild (and deploy/'s template
-# and ConfigMap, which its jar packages).
-STACK_SOURCES=(pom.xml domain local-stack deploy/aws deploy/services)
+# What the local stack is built from: a main source or pom newer than the stamp means a rebuild (and deploy/'s template,
+# ConfigMap and manifests, which its jar packages: the AWS endpoints and the Kubernetes API server enforce them).
+DEPLOY_SOURCES=(deploy/aws deploy/services deploy/kubernetes deploy/submissions deploy/cluster)
+STACK_SOURCES=(pom.xml domain local-stack "${DEPLOY_SOURCES[@]}")
 # The full run also needs the services' and pod-runtime's packaged jars.
 ALL_MODULES=local-stack,pod-runtime,ingest-service,job-launcher,results-relay,ops-console
-ALL_SOURCES=(pom.xml domain messaging local-stack deploy/aws deploy/services pod-runtime ingest-service job-launcher
+ALL_SOURCES=(pom.xml domain messaging local-stack "${DEPLOY_SOURCES[@]}" pod-runtime ingest-service job-launcher
   results-relay ops-console)
 ALL_JARS=(pod-runtime ingest-service job-launcher results-relay ops-console)
 ALL_STAMP="$ROOT/local-stack/target/run-local-all.built"

@@ -56,19 +56,24 @@ class GeneratedManifestsTests {
                 .containsExactlyInAnyOrder("ingest-service", "results-relay");
     }
 
+    /*
+     * What each Role grants, verb by verb, is checked where it is used: the local stack's API server enforces these
+     * manifests, so a call a Role lacks fails the service's tests, and each service's tests fail on a grant no run of
+     * them uses (job-launcher's JobControllerTests, the relay's LeaseCandidateTests, ops-console's ConsoleApiTests).
+     * Here: where each Role is, who it is bound to, and that nothing reaches past it.
+     */
+
     @Test
-    void theLaunchersRoleCoversExactlyItsVerbsInTheSubmissionsNamespace() {
+    void theLaunchersRoleIsInTheSubmissionsNamespaceAndOnlyOverJobsAndTheirPods() {
         List<HasMetadata> launcher = byService.get("job-launcher");
         List<Role> roles = ServiceManifestChecks.ofKind(launcher, Role.class);
         assertThat(roles).hasSize(1);
         Role role = roles.get(0);
 
         assertThat(role.getMetadata().getNamespace()).isEqualTo("submissions");
-        assertThat(ServiceManifestChecks.rules(role)).isEqualTo(Map.of(
-                // Exactly what job-launcher calls (job-launcher/README.md, "RBAC"): the finalizer and the
-                // finished-reported mark are one JSON patch; container outcomes come from listing the Job's pods.
-                "batch/jobs", Set.of("create", "get", "list", "watch", "patch", "delete"),
-                "/pods", Set.of("list", "watch")));
+        assertThat(ServiceManifestChecks.rules(role)).containsOnlyKeys("batch/jobs", "/pods");
+        assertThat(ServiceManifestChecks.rules(role).get("/pods")).as("pods are read, never written")
+                .isSubsetOf("get", "list", "watch");
 
         String launcherNamespace = deployment("job-launcher").getMetadata().getNamespace();
         List<RoleBinding> bindings = ServiceManifestChecks.ofKind(launcher, RoleBinding.class);
@@ -89,9 +94,8 @@ class GeneratedManifestsTests {
         List<HasMetadata> console = byService.get("ops-console");
         assertThat(ServiceManifestChecks.ofKind(console, Role.class)).singleElement().satisfies(role -> {
             assertThat(role.getMetadata().getNamespace()).isEqualTo("submissions");
-            assertThat(ServiceManifestChecks.rules(role)).isEqualTo(Map.of(
-                    "batch/jobs", Set.of("get", "list"),
-                    "/pods", Set.of("get", "list")));
+            assertThat(ServiceManifestChecks.rules(role)).containsOnlyKeys("batch/jobs", "/pods")
+                    .allSatisfy((resource, verbs) -> assertThat(verbs).as("read only").isSubsetOf("get", "list", "watch"));
         });
         assertThat(ServiceManifestChecks.ofKind(console, RoleBinding.class)).singleElement().satisfies(binding -> {
             assertThat(binding.getMetadata().getNamespace()).isEqualTo("submissions");
@@ -117,20 +121,14 @@ class GeneratedManifestsTests {
         String namespace = deployment("results-relay").getMetadata().getNamespace();
         assertThat(ServiceManifestChecks.ofKind(relay, Role.class)).singleElement().satisfies(role -> {
             assertThat(role.getMetadata().getNamespace()).isEqualTo(namespace).isEqualTo("leaderboard");
-            // fabric8's LeaderElector: get and update (resourceVersion-locked) of the Lease results-relay; the first
-            // create, which RBAC cannot limit by name
-            assertThat(role.getRules()).hasSize(2).allSatisfy(rule -> {
+            // Leases only; what it may do to any Lease but its own is create one (RBAC cannot limit a create by name)
+            assertThat(role.getRules()).allSatisfy(rule -> {
                 assertThat(rule.getApiGroups()).containsExactly("coordination.k8s.io");
                 assertThat(rule.getResources()).containsExactly("leases");
             });
-            assertThat(role.getRules()).anySatisfy(rule -> {
-                assertThat(rule.getResourceNames()).containsExactly("results-relay");
-                assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "update");
-            });
-            assertThat(role.getRules()).anySatisfy(rule -> {
-                assertThat(rule.getResourceNames()).isNullOrEmpty();
-                assertThat(rule.getVerbs()).containsExactly("create");
-            });
+            assertThat(role.getRules()).filteredOn(rule -> rule.getResourceNames() == null
+                    || rule.getResourceNames().isEmpty()).allSatisfy(rule -> assertThat(rule.getVerbs())
+                            .containsExactly("create"));
         });
         assertThat(ServiceManifestChecks.ofKind(relay, RoleBinding.class)).singleElement().satisfies(binding -> {
             assertThat(binding.getMetadata().getNamespace()).isEqualTo(namespace);

@@ -356,6 +356,11 @@ class LocalRunIT {
     void everyContainerOfEveryJobHasItsLog() throws Exception {
         for (SubmissionRun submission : run.runs()) {
             List<Path> runJobs = jobFolders(submission);
+            if (submission.scenario() == Scenario.UNPULLABLE) {
+                assertThat(runJobs).allSatisfy(job -> assertThat(job.resolve("logs/agent-1.log"))
+                        .as("the agent whose image could not be pulled never ran").doesNotExist());
+                continue;
+            }
             if (!submission.scenario().podRuns()) {
                 for (Path job : runJobs) {
                     try (Stream<Path> logs = Files.exists(job.resolve("logs")) ? Files.list(job.resolve("logs"))
@@ -439,6 +444,41 @@ class LocalRunIT {
         assertThat(occurrences(log, prepared(killed, Scenario.KILLED_AT_ROUTE))).isBetween(1, 2);
         assertThat(occurrences(log, prepared(killed, 3))).isEqualTo(1);
         assertThat(killed.routesDone()).isEqualTo(4);
+    }
+
+    @Test
+    @Order(8)
+    void aPodLostWithItsNodeIsReplacedAndResumesFromWhatItsRunHasInS3() {
+        var lost = submission(Scenario.NODE_LOST);
+        assertThat(lost.lostItsNode()).isTrue();
+        assertThat(jobsOf(lost)).as("one Job: the controller replaced its pod").hasSize(1);
+        assertThat(podsOf(lost)).as("the lost pod and its replacement").hasSizeGreaterThanOrEqualTo(2);
+        String log = object(lost, "agent/agent1/leaderboard.log");
+        assertThat(occurrences(log, "# evaluator started at ")).as("the lost pod's attempt, the replacement's")
+                .isEqualTo(2);
+        assertThat(occurrences(log, "Preparing RouteScenario_0 ")).as("a finished route is never driven again")
+                .isEqualTo(1);
+        assertThat(occurrences(log, "Preparing RouteScenario_3 ")).isEqualTo(1);
+        assertThat(lost.routesDone()).isEqualTo(4);
+        int reported = 0;
+        for (RecordedCall call : callsAbout(lost)) {
+            if (call.path().endsWith("/update_partially_evaluated_submission/") && call.status() == 200) {
+                int routes = routes(body(call));
+                assertThat(routes).as("EvalAI's progress never goes back").isGreaterThanOrEqualTo(reported);
+                reported = routes;
+            }
+        }
+    }
+
+    @Test
+    @Order(8)
+    void anImageThatCannotBePulledEndsItsRunFailedNamingTheImageAndNeverStarts() {
+        var unpullable = submission(Scenario.UNPULLABLE);
+        assertThat(unpullable.finalStatus()).isEqualTo("FAILED");
+        assertThat(unpullable.view().stderr()).contains("your image " + unpullable.view().submittedImageUri()
+                + " could not be pulled: failed to pull and unpack image").contains("not found");
+        assertThat(unpullable.view().statusHistory()).doesNotContain("running");
+        assertThat(record(unpullable).get("start_time").s()).as("no start: it never ran").isEqualTo("-");
     }
 
     @Test
@@ -690,9 +730,10 @@ class LocalRunIT {
         }
     }
 
-    /** A file of the logs volume of a Job's pod, as the Job runner keeps the volume. */
+    /** A file of the logs volume of a Job's pod, as the Job runner keeps the volumes of each pod. */
     private static Path inLogsVolume(Path job, String relative) throws Exception {
-        try (var volumes = Files.list(job.resolve("volumes"))) {
+        try (var volumes = Files.find(job.resolve("pods"), 3, (path, attributes) -> attributes.isDirectory()
+                && path.getParent().getFileName().toString().equals("volumes"))) {
             return volumes.map(volume -> volume.resolve(relative))
                     .filter(file -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)).findFirst()
                     .orElseThrow(() -> new AssertionError("no " + relative + " in a volume of " + job));
@@ -770,6 +811,17 @@ class LocalRunIT {
         ResponseBytes<GetObjectResponse> bytes = system.stack().s3().getObjectAsBytes(r -> r
                 .bucket(submission.bucket()).key(submission.submissionId() + "/" + path));
         return bytes.asString(StandardCharsets.UTF_8);
+    }
+
+    /** The routes of the checkpoint a partial update carried ({@code metadata._checkpoint.progress[0]}). */
+    private static int routes(JsonNode update) {
+        JsonNode metadata = update.path("metadata");
+        try {
+            JsonNode parsed = metadata.isTextual() ? JSON.readTree(metadata.asText()) : metadata;
+            return parsed.path("_checkpoint").path("progress").path(0).asInt(0);
+        } catch (Exception e) {
+            return 0;
+        }
     }
 
     private static int occurrences(String text, String what) {

@@ -1,6 +1,7 @@
 package org.carla.leaderboard.localstack;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,10 +37,16 @@ public final class KubernetesComponent implements StackComponent {
     static final String GPU_CAPACITY = "local-stack.kubernetes.gpu-capacity";
     /** The extended resource a GPU pod requests (default {@code nvidia.com/gpu}). */
     static final String GPU_RESOURCE = "local-stack.kubernetes.gpu-resource";
+    /**
+     * {@code on} (default) or {@code off}: without the Job runner, nothing plays the Job controller and the kubelet, for
+     * a test that plays them itself (writing the Jobs' and pods' status as they would).
+     */
+    static final String JOB_RUNNER = "local-stack.kubernetes.job-runner";
     /** The AWS clients of pod-runtime (init and logcopy), whose endpoints every container gets. */
     private static final List<String> POD_CLIENTS = List.of("s3", "sqs");
 
     private KubernetesApiServer server;
+    private Path workDir;
     private KubernetesClient client;
     private KubernetesClient runnerClient;
     private LocalJobRunner runner;
@@ -69,6 +76,7 @@ public final class KubernetesComponent implements StackComponent {
                 .map(profile -> profile.withOverrideEnv(awsEnv))
                 .toList();
         server = KubernetesApiServer.start(context.port());
+        workDir = context.workDir();
         client = server.newClient();
         runnerClient = server.newClient();
         var options = LocalJobRunnerOptions.builder(runnerClient, context.workDir().resolve("jobs"))
@@ -94,10 +102,35 @@ public final class KubernetesComponent implements StackComponent {
                     .forEach((key, value) -> env.put(LocalStackMain.environmentName(key), value)));
             return Optional.of(env);
         }));
-        runner = LocalJobRunner.start(options.build());
+        String jobRunner = context.settings().getOrDefault(JOB_RUNNER, "on").trim();
+        if (!jobRunner.equals("on") && !jobRunner.equals("off")) {
+            throw new IllegalArgumentException(JOB_RUNNER + " is on or off, not " + jobRunner);
+        }
+        if (jobRunner.equals("on")) {
+            runner = LocalJobRunner.start(options.build());
+        }
     }
 
-    /** A fabric8 client on the API server, defaulting to the {@code submissions} namespace; the stack closes it. */
+    /** The API server: what it enforces (its manifests), clients as a ServiceAccount, the grants no request used. */
+    public KubernetesApiServer api() {
+        if (server == null) {
+            throw new IllegalStateException("kubernetes is not running");
+        }
+        return server;
+    }
+
+    /**
+     * The JVM system properties that make fabric8 authenticate as the ServiceAccount, as in its pod: no kubeconfig,
+     * the account's token in a file (written under the work dir, owner-only; never in configuration or logs).
+     */
+    public Map<String, String> identity(ServiceAccount account) {
+        Path token = api().writeToken(account, workDir.resolve("serviceaccounts").resolve(account.namespace())
+                .resolve(account.name()).resolve("token"));
+        return Map.of("kubernetes.auth.tryKubeConfig", "false",
+                "kubernetes.auth.serviceAccount.token", token.toString());
+    }
+
+    /** An administrator's fabric8 client on the API server, in the {@code submissions} namespace; the stack closes it. */
     public KubernetesClient client() {
         if (client == null) {
             throw new IllegalStateException("kubernetes is not running");
@@ -108,7 +141,7 @@ public final class KubernetesComponent implements StackComponent {
     /** The local Job runner: GPU capacity, killing a container as the OOM killer would, its pods' processes. */
     public LocalJobRunner runner() {
         if (runner == null) {
-            throw new IllegalStateException("kubernetes is not running");
+            throw new IllegalStateException("kubernetes runs no Job runner (not started, or " + JOB_RUNNER + "=off)");
         }
         return runner;
     }

@@ -5,9 +5,13 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URL;
 import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.regex.Pattern;
+
+import org.carla.leaderboard.localstack.kubernetes.rbac.User;
 
 /**
  * A Kubernetes ServiceAccount, {@code namespace} and {@code name}: who a process is in the cluster, and so which IAM
@@ -18,9 +22,24 @@ public record ServiceAccount(String namespace, String name) {
     static final String NAMESPACE_KEY = "quarkus.kubernetes.namespace";
     static final String NAME_KEY = "quarkus.kubernetes.service-account";
 
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+
     public ServiceAccount {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(name, "name");
+        if (!DNS_LABEL.matcher(namespace).matches()) {
+            throw new IllegalArgumentException("not a namespace name: " + namespace);
+        }
+        if (!DNS_SUBDOMAIN.matcher(name).matches()) {
+            throw new IllegalArgumentException("not a ServiceAccount name: " + name);
+        }
+    }
+
+    /** The user and groups the API server's service account token authenticator gives it. */
+    public User user() {
+        return new User("system:serviceaccount:" + namespace + ":" + name,
+                List.of("system:serviceaccounts", "system:serviceaccounts:" + namespace, User.AUTHENTICATED));
     }
 
     /** A service's own, from the keys its manifest is generated from ({@value #NAMESPACE_KEY}, {@value #NAME_KEY}). */

@@ -32,9 +32,10 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
-        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S") })
+        initArgs = { @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
+                @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S"),
+                // the tests write the Jobs and pods as job-launcher and the kubelet leave them
+                @ResourceArg(name = "local-stack.kubernetes.job-runner", value = "off") })
 class ActionsApiTests {
 
     @InjectLocalStack

@@ -18,6 +18,8 @@ import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.KubernetesComponent;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
 import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
@@ -35,9 +37,10 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
-        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S") })
+        initArgs = { @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
+                @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S"),
+                // the tests write the Jobs and pods as job-launcher and the kubelet leave them
+                @ResourceArg(name = "local-stack.kubernetes.job-runner", value = "off") })
 class ConsoleApiTests {
 
     static final String TOKEN = "test-operator-token-0123456789";
@@ -51,6 +54,15 @@ class ConsoleApiTests {
 
     private static Instant ago(long minutes) {
         return Instant.now().minus(Duration.ofMinutes(minutes));
+    }
+
+    @Test
+    void aLookUsesEveryPermissionTheConsolesRoleGrantsAndNoOther() {
+        operator().get("/api/submissions").then().statusCode(200);
+
+        var console = ServiceAccount.ofClassPath(getClass().getClassLoader()).orElseThrow();
+        assertThat(stack.component(KubernetesComponent.NAME, KubernetesComponent.class).api().unusedGrants(console))
+                .as("deploy/'s Role grants what the console never asks: a permission to drop").isEmpty();
     }
 
     @Test

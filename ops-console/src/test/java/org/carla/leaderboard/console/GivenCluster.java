@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.carla.leaderboard.domain.pod.JobLabels;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.kubernetes.KubernetesApiServer;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -16,11 +17,12 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 
 /**
  * A submission's Job and pod in the stack's API server, as job-launcher and the kubelet leave them (labels, and a
- * status written through {@code /status}), in the console's test namespace, which no Job runner watches.
+ * status written through {@code /status}), in the submissions namespace; the tests' stack runs no Job runner
+ * ({@code local-stack.kubernetes.job-runner=off}): the test plays the Job controller and the kubelet.
  */
 final class GivenCluster {
 
-    static final String NAMESPACE = "ops-tests";
+    static final String NAMESPACE = KubernetesApiServer.SUBMISSIONS_NAMESPACE;
 
     private GivenCluster() {
     }

@@ -2,6 +2,7 @@ package org.carla.leaderboard.domain.event;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
@@ -26,6 +27,11 @@ public record JobFinished(int version, SubmissionIdentity submission, int run, S
      * relay tells the participant it never ran.
      */
     public static final String CAPACITY_WAIT_EXCEEDED = "CapacityWaitExceeded";
+    /**
+     * The reason of a {@code DELETED} run a container of which could not pull its image for longer than job-launcher
+     * allows: the relay tells the participant which image and why ({@link ContainerOutcome#message()}).
+     */
+    public static final String IMAGE_PULL_FAILED = "ImagePullFailed";
 
     public enum Outcome {
         SUCCEEDED,
@@ -58,19 +64,34 @@ public record JobFinished(int version, SubmissionIdentity submission, int run, S
     }
 
     /**
-     * One container of the Job's last pod: how often it restarted, how it last ended ({@code null}: running), and
-     * when it last ended ({@code null}: it has not).
+     * One container of the Job's last pod: how often it restarted, how it last ended ({@code null}: running; a
+     * container that never started gives the kubelet's waiting reason, e.g. {@code ErrImagePull}), when it last ended
+     * ({@code null}: it has not), its image, and the kubelet's or runtime's message about that last state, if any.
      */
     @RegisterForReflection
     public record ContainerOutcome(String name, int restartCount, Integer lastExitCode, String lastReason,
-            Instant finishedAt) {
+            Instant finishedAt, String image, String message) {
+
+        /** The kubelet's waiting reasons for a container whose image cannot be had. */
+        public static final Set<String> PULL_FAILURES = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
+                "ErrImageNeverPull");
 
         public ContainerOutcome {
             Require.text(name, "name");
         }
 
         public ContainerOutcome(String name, int restartCount, Integer lastExitCode, String lastReason) {
-            this(name, restartCount, lastExitCode, lastReason, null);
+            this(name, restartCount, lastExitCode, lastReason, null, null, null);
+        }
+
+        public ContainerOutcome(String name, int restartCount, Integer lastExitCode, String lastReason,
+                Instant finishedAt) {
+            this(name, restartCount, lastExitCode, lastReason, finishedAt, null, null);
+        }
+
+        /** It never ran: its image could not be pulled. */
+        public boolean imageNotPulled() {
+            return lastReason != null && PULL_FAILURES.contains(lastReason);
         }
     }
 }

@@ -87,7 +87,7 @@ public interface EvaluationConfig {
         @WithDefault("PT48H")
         Duration deadline();
 
-        /** How often a crashed pair may be restarted and resume; the Job's backoffLimit is twice this. */
+        /** How often a crashed pair may be restarted and resume; the Job's backoffLimit is twice this, plus one. */
         @WithDefault("4")
         int allowedResumes();
 

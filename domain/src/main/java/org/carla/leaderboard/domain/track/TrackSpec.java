@@ -24,7 +24,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param podRuntimeImage the image holding the pod-runtime executable
  * @param renderer        CARLA's renderer flag: {@code opengl} (Leaderboard 1.0) or {@code vulkan} (2.0)
  * @param deadlineSeconds the Job's {@code activeDeadlineSeconds}
- * @param allowedResumes  how many times a crashed pair may restart and resume ({@code backoffLimit} = 2 ×)
+ * @param allowedResumes  how many times a crashed pair may restart and resume ({@code backoffLimit} = 2 × + 1)
  * @param hideLogs        whether a failed submission's container logs are withheld from the participant
  * @param qualifiesFor    for a qualifier track: the track codename a pass opens, else {@code null}
  * @param thresholds      for a qualifier track: metric (snake case) → value to exceed

@@ -60,6 +60,13 @@ public interface LauncherConfig {
     @WithDefault("PT12H")
     Duration longestCapacityWait();
 
+    /**
+     * How long a container of a run's pod may fail to pull its image before the run ends (reason ImagePullFailed): the
+     * kubelet has tried several pulls by then (10 s back-off, doubling), and a missing image or a refused pull never
+     * succeeds.
+     */
+    Duration imagePullGrace();
+
     /** Requests and limits by role: {@code install}, {@code init}, {@code simulator}, {@code agent}, {@code logcopy}. */
     Map<String, ContainerResources> resources();
 

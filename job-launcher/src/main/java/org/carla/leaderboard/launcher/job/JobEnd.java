@@ -28,6 +28,8 @@ public record JobEnd(Outcome outcome, String reason, Instant finishedAt) {
     public static final String RECORD_TERMINAL = "RecordTerminal";
     /** The pod waited for GPU capacity longer than {@code launcher.longest-capacity-wait}. */
     public static final String CAPACITY_WAIT_EXCEEDED = JobFinished.CAPACITY_WAIT_EXCEEDED;
+    /** A container of its pod could not pull its image for longer than {@code launcher.image-pull-grace}. */
+    public static final String IMAGE_PULL_FAILED = JobFinished.IMAGE_PULL_FAILED;
 
     /** The end of a finished Job; empty while it runs (or waits for admission). */
     public static Optional<JobEnd> of(Job job) {

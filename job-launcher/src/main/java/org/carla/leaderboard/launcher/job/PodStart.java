@@ -11,9 +11,12 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 
 /**
- * Whether a run's pod has started running, and when: a pod Pending (waiting for a node, for its images, for its init
- * containers) has not. The start is the kubelet's {@code status.startTime} (the pod reached its node: the wait for
- * capacity is over), else the earliest start of one of its containers.
+ * Whether a run's pod has started running, and when: only once every container of it has started (running, or ended
+ * after a run), as the kubelet's phase says Running. A pod Pending has not: waiting for a node, for its init
+ * containers, or with a container that never started — an image that cannot be pulled ({@code ErrImagePull},
+ * {@code ImagePullBackOff}) while CARLA and logcopy already run is no start of the run. The start is the kubelet's
+ * {@code status.startTime} (the pod reached its node: the wait for capacity is over), else the earliest start of one
+ * of its containers.
  */
 public final class PodStart {
 
@@ -25,17 +28,16 @@ public final class PodStart {
         if (pod == null || pod.getStatus() == null) {
             return Optional.empty();
         }
-        String phase = pod.getStatus().getPhase();
-        List<Instant> containerStarts = containers(pod).map(PodStart::startedAt).filter(Objects::nonNull).toList();
-        boolean ran = "Running".equals(phase) || "Succeeded".equals(phase) || !containerStarts.isEmpty();
-        if (!ran) {
+        List<ContainerStatus> statuses = containers(pod).toList();
+        if (statuses.isEmpty() || !statuses.stream().allMatch(PodStart::ran)) {
             return Optional.empty();
         }
         Instant kubelet = JobEnd.instant(pod.getStatus().getStartTime());
         if (kubelet != null) {
             return Optional.of(kubelet);
         }
-        return containerStarts.stream().min(Comparator.naturalOrder()).or(() -> Optional.of(Instant.now()));
+        return statuses.stream().map(PodStart::startedAt).filter(Objects::nonNull).min(Comparator.naturalOrder())
+                .or(() -> Optional.of(Instant.now()));
     }
 
     /** The pod of a Job the start is read from: the one that started first among those that did. */
@@ -46,6 +48,14 @@ public final class PodStart {
     private static Stream<ContainerStatus> containers(Pod pod) {
         List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses();
         return statuses == null ? Stream.empty() : statuses.stream();
+    }
+
+    /** Running, ended, or waiting to run again: not a container still waiting for its first run (its image). */
+    private static boolean ran(ContainerStatus status) {
+        var state = status.getState();
+        var last = status.getLastState();
+        return state != null && (state.getRunning() != null || state.getTerminated() != null)
+                || last != null && last.getTerminated() != null;
     }
 
     private static Instant startedAt(ContainerStatus status) {

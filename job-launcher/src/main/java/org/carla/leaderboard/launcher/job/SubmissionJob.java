@@ -154,7 +154,10 @@ public final class SubmissionJob {
                     .withFinalizers(JobMetadata.REPORT_FINALIZER)
                 .endMetadata()
                 .withNewSpec()
-                    .withBackoffLimit(2 * track.allowedResumes())
+                    // A pair crash restarts two containers, and the Job controller fails the Job as soon as the
+                    // restart counts reach the limit (pastBackoffLimitOnFailure): allowedResumes pair crashes restart,
+                    // the next ends the run.
+                    .withBackoffLimit(2 * track.allowedResumes() + 1)
                     .withActiveDeadlineSeconds(RunDeadline.initial(track.deadlineSeconds(),
                             config.longestCapacityWait()))
                     .withTtlSecondsAfterFinished((int) config.ttlAfterFinished().toSeconds())

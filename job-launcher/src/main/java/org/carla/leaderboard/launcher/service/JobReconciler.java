@@ -32,7 +32,8 @@ import io.quarkus.scheduler.Scheduled;
  * is then reported as usual ({@code job-finished}, {@code DELETED}, that reason). A Job is deleted when its run was
  * cancelled on EvalAI and its pod has not started (at once) or has not stopped by itself within
  * {@code launcher.reconcile.cancel-grace}; when the record's current run is a later one; when the record of its run is
- * final; and when its pod waited for capacity longer than {@code launcher.longest-capacity-wait}.
+ * final; when its pod waited for capacity longer than {@code launcher.longest-capacity-wait}; and when a container of
+ * its pod could not pull its image for {@code launcher.image-pull-grace} ({@link PodEvidence}).
  */
 @ApplicationScoped
 public class JobReconciler {
@@ -41,16 +42,18 @@ public class JobReconciler {
 
     private final KubernetesClient kubernetes;
     private final JobWatcher watcher;
+    private final PodEvidence evidence;
     private final SubmissionRecords records;
     private final UnreportedJobs unreported;
     private final LauncherMetrics metrics;
     private final LauncherConfig config;
     private int lastStuck;
 
-    JobReconciler(KubernetesClient kubernetes, JobWatcher watcher, SubmissionRecords records,
+    JobReconciler(KubernetesClient kubernetes, JobWatcher watcher, PodEvidence evidence, SubmissionRecords records,
             UnreportedJobs unreported, LauncherMetrics metrics, LauncherConfig config) {
         this.kubernetes = kubernetes;
         this.watcher = watcher;
+        this.evidence = evidence;
         this.records = records;
         this.unreported = unreported;
         this.metrics = metrics;
@@ -111,6 +114,13 @@ public class JobReconciler {
                 && jobStart.plus(config.longestCapacityWait()).isBefore(now)) {
             delete(job, JobEnd.CAPACITY_WAIT_EXCEEDED, "its pod waited for capacity since " + jobStart + ", longer than "
                     + config.longestCapacityWait());
+            return;
+        }
+        if (podStart.isEmpty()) {
+            evidence.pullFailures(name).stream().filter(pull -> pull.since().plus(config.imagePullGrace()).isBefore(now))
+                    .findFirst().ifPresent(pull -> delete(job, JobEnd.IMAGE_PULL_FAILED, "container "
+                            + pull.container() + " could not pull " + pull.image() + " since " + pull.since() + ": "
+                            + pull.message()));
         }
     }
 

@@ -51,6 +51,7 @@ public class JobReporter {
     private final KubernetesClient kubernetes;
     private final SubmissionEvents events;
     private final SubmissionRecords records;
+    private final PodEvidence evidence;
     private final LauncherMetrics metrics;
     private final String namespace;
     /**
@@ -67,11 +68,12 @@ public class JobReporter {
     /** UIDs of the Jobs found unreportable: logged and counted once each (the reconcile keeps finding them). */
     private final Set<String> unreportable = ConcurrentHashMap.newKeySet();
 
-    JobReporter(KubernetesClient kubernetes, SubmissionEvents events, SubmissionRecords records,
+    JobReporter(KubernetesClient kubernetes, SubmissionEvents events, SubmissionRecords records, PodEvidence evidence,
             LauncherMetrics metrics, LauncherConfig config) {
         this.kubernetes = kubernetes;
         this.events = events;
         this.records = records;
+        this.evidence = evidence;
         this.metrics = metrics;
         this.namespace = config.namespace();
     }
@@ -115,8 +117,7 @@ public class JobReporter {
             return false;
         }
         Instant now = Instant.now();
-        List<Pod> pods = kubernetes.pods().inNamespace(namespace).withLabel(JobMetadata.POD_JOB_NAME, name).list()
-                .getItems();
+        List<Pod> pods = knownPods(name);
         Optional<Instant> announced = JobMetadata.startReported(job);
         Optional<Instant> podStart = announced.or(() -> PodStart.first(pods));
         if (announced.isEmpty() && podStart.isPresent()) {
@@ -125,7 +126,8 @@ public class JobReporter {
         }
         JobEnd end = JobEnd.of(job).orElseGet(() -> JobEnd.deleted(job, now));
         events.publish(JobFinished.of(submission.get(), run.get(), name, end.outcome(), end.reason(),
-                JobMetadata.workerPairs(job), podStart.orElse(null), end.finishedAt(), containerOutcomes(pods), now));
+                JobMetadata.workerPairs(job), podStart.orElse(null), end.finishedAt(),
+                containerOutcomes(pods, evidence.pullFailures(name)), now));
         synchronized (reported) {
             reported.add(job.getMetadata().getUid());
         }
@@ -185,14 +187,29 @@ public class JobReporter {
         }
     }
 
-    /** Each container of the Job's latest pod: restarts and how it last ended. Empty when the pods are gone. */
-    private static List<ContainerOutcome> containerOutcomes(List<Pod> pods) {
+    /**
+     * The Job's pods as the watch last saw them before their deletion ({@link PodEvidence}: the controller deletes a
+     * failed Job's pods before it says Failed), and any the API still has that the watch did not see.
+     */
+    private List<Pod> knownPods(String name) {
+        Map<String, Pod> pods = new LinkedHashMap<>();
+        evidence.pods(name).forEach(pod -> pods.put(pod.getMetadata().getName(), pod));
+        kubernetes.pods().inNamespace(namespace).withLabel(JobMetadata.POD_JOB_NAME, name).list().getItems()
+                .forEach(pod -> pods.putIfAbsent(pod.getMetadata().getName(), pod));
+        return List.copyOf(pods.values());
+    }
+
+    /**
+     * Each container of the Job's latest pod: restarts and how it last ended; a container that could not pull its image
+     * says so with the runtime's reason. Empty when no pod was ever seen.
+     */
+    private static List<ContainerOutcome> containerOutcomes(List<Pod> pods, List<PodEvidence.PullFailure> pulls) {
         Optional<Pod> latest = pods.stream().filter(pod -> pod.getStatus() != null)
                 .max(Comparator.comparing((Pod pod) -> String.valueOf(pod.getMetadata().getCreationTimestamp())));
         var outcomes = new ArrayList<ContainerOutcome>();
         latest.ifPresent(pod -> {
-            statuses(pod.getStatus().getInitContainerStatuses()).forEach(s -> outcomes.add(outcome(s)));
-            statuses(pod.getStatus().getContainerStatuses()).forEach(s -> outcomes.add(outcome(s)));
+            statuses(pod.getStatus().getInitContainerStatuses()).forEach(s -> outcomes.add(outcome(s, pulls)));
+            statuses(pod.getStatus().getContainerStatuses()).forEach(s -> outcomes.add(outcome(s, pulls)));
         });
         return outcomes;
     }
@@ -201,14 +218,22 @@ public class JobReporter {
         return statuses == null ? List.of() : statuses;
     }
 
-    private static ContainerOutcome outcome(ContainerStatus status) {
+    private static ContainerOutcome outcome(ContainerStatus status, List<PodEvidence.PullFailure> pulls) {
         ContainerStateTerminated ended = terminated(status.getState());
         if (ended == null) {
             ended = terminated(status.getLastState());
         }
         int restarts = status.getRestartCount() == null ? 0 : status.getRestartCount();
+        var waiting = status.getState() == null ? null : status.getState().getWaiting();
+        if (ended == null && waiting != null && ContainerOutcome.PULL_FAILURES.contains(waiting.getReason())) {
+            String message = pulls.stream().filter(pull -> pull.container().equals(status.getName()))
+                    .map(PodEvidence.PullFailure::message).findFirst().orElse(waiting.getMessage());
+            return new ContainerOutcome(status.getName(), restarts, null, waiting.getReason(), null,
+                    status.getImage(), message);
+        }
         return new ContainerOutcome(status.getName(), restarts, ended == null ? null : ended.getExitCode(),
-                ended == null ? null : ended.getReason(), ended == null ? null : instant(ended.getFinishedAt()));
+                ended == null ? null : ended.getReason(), ended == null ? null : instant(ended.getFinishedAt()),
+                status.getImage(), ended == null ? null : ended.getMessage());
     }
 
     private static Instant instant(String timestamp) {

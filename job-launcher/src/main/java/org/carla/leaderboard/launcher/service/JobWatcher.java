@@ -27,7 +27,7 @@ import io.micrometer.core.instrument.Gauge;
 /**
  * Watches the launcher's Jobs (label {@code app.kubernetes.io/managed-by=job-launcher}) and their pods (label
  * {@code leaderboard.carla.org/workload=submission}, read only) with two informers. A Job that ends is handed to
- * {@link JobReporter}; a pod that runs, to {@link RunStarts}. The informers' initial lists are the restart recovery: a
+ * {@link JobReporter}; a pod that runs, to {@link RunStarts}; every pod seen, to {@link PodEvidence}. The informers' initial lists are the restart recovery: a
  * Job that ended, or a pod that started, while the launcher was down is handled like one that does now. The work runs
  * one item at a time on one thread, off the informers' threads; what failed is tried again at the next resync (and by
  * the reconcile).
@@ -40,6 +40,7 @@ public class JobWatcher {
     private final KubernetesClient kubernetes;
     private final JobReporter reporter;
     private final RunStarts starts;
+    private final PodEvidence evidence;
     private final LauncherMetrics metrics;
     private final LauncherConfig config;
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
@@ -52,11 +53,12 @@ public class JobWatcher {
     private volatile SharedIndexInformer<Pod> pods;
     private final Gauge runningGauge;
 
-    JobWatcher(KubernetesClient kubernetes, JobReporter reporter, RunStarts starts, LauncherMetrics metrics,
-            LauncherConfig config) {
+    JobWatcher(KubernetesClient kubernetes, JobReporter reporter, RunStarts starts, PodEvidence evidence,
+            LauncherMetrics metrics, LauncherConfig config) {
         this.kubernetes = kubernetes;
         this.reporter = reporter;
         this.starts = starts;
+        this.evidence = evidence;
         this.metrics = metrics;
         this.config = config;
         this.runningGauge = metrics.watchRunning(this::running);
@@ -174,6 +176,7 @@ public class JobWatcher {
         reports.execute(() -> {
             try {
                 reporter.vanished(job);
+                evidence.forget(job.getMetadata().getName());
             } catch (RuntimeException e) {
                 metrics.reportFailed();
                 LOG.errorf("Job %s disappeared and its end could not be reported: %s", job.getMetadata().getName(),
@@ -216,17 +219,20 @@ public class JobWatcher {
 
         @Override
         public void onAdd(Pod pod) {
+            evidence.seen(pod);
             examine(pod);
         }
 
         @Override
         public void onUpdate(Pod before, Pod pod) {
+            evidence.seen(pod);
             examine(pod);
         }
 
         @Override
         public void onDelete(Pod pod, boolean finalStateUnknown) {
-            // Nothing: the run's end is its Job's.
+            // The run's end is its Job's; what the pod was is kept for its report (the controller deletes pods first).
+            evidence.seen(pod);
         }
     }
 }

@@ -144,7 +144,7 @@ class SubmissionJobTests {
         assertThat(env(containers.get(5), "RESUME")).isEqualTo("true");
         assertThat(env(containers.get(6), "EXPECTED_ROUTES")).isEqualTo("6");
         assertThat(env(containers.get(6), "WORKER_PAIRS")).isEqualTo("3");
-        assertThat(job.getSpec().getBackoffLimit()).isEqualTo(2);
+        assertThat(job.getSpec().getBackoffLimit()).isEqualTo(3);
         assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600 + 12 * 3600);
     }
 

@@ -35,8 +35,10 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
-import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -164,16 +166,12 @@ abstract class LauncherStory {
         await().atMost(Duration.ofSeconds(30)).until(() -> job(name) == null);
     }
 
-    /** What the Job controller writes when it starts the Job (creates its pod). */
+    /**
+     * What the Job controller writes when it starts the Job (creates its pod). The test's status writes are patches
+     * without a resourceVersion, so the launcher's own patches of the Job meanwhile never make them conflict.
+     */
     void jobStartedAt(String name, Instant started) {
-        kubernetes.batch().v1().jobs().inNamespace(config.namespace()).withName(name).editStatus(job -> {
-            if (job.getStatus() == null) {
-                job.setStatus(new JobStatus());
-            }
-            job.getStatus().setStartTime(started.truncatedTo(ChronoUnit.SECONDS).toString());
-            job.getStatus().setActive(1);
-            return job;
-        });
+        patchStatus(name, Map.of("startTime", started.truncatedTo(ChronoUnit.SECONDS).toString(), "active", 1));
     }
 
     /** What the Job controller writes when the Job ends (failed: now). */
@@ -183,24 +181,26 @@ abstract class LauncherStory {
 
     void finish(String name, String type, String reason, Instant started, Instant completed, Instant endedAt) {
         String at = endedAt.truncatedTo(ChronoUnit.SECONDS).toString();
-        kubernetes.batch().v1().jobs().inNamespace(config.namespace()).withName(name).editStatus(job -> {
-            if (job.getStatus() == null) {
-                job.setStatus(new JobStatus());
-            }
-            if (job.getStatus().getConditions() == null) {
-                job.getStatus().setConditions(new ArrayList<>());
-            }
-            job.getStatus().setStartTime(started.truncatedTo(ChronoUnit.SECONDS).toString());
-            if (completed != null) {
-                job.getStatus().setCompletionTime(at);
-                job.getStatus().setSucceeded(1);
-            } else {
-                job.getStatus().setFailed(1);
-            }
-            job.getStatus().getConditions().add(new JobConditionBuilder().withType(type).withStatus("True")
-                    .withReason(reason).withLastTransitionTime(at).withLastProbeTime(at).build());
-            return job;
-        });
+        Job current = job(name);
+        var conditions = new ArrayList<>(current.getStatus() == null || current.getStatus().getConditions() == null
+                ? List.of() : current.getStatus().getConditions());
+        conditions.add(new JobConditionBuilder().withType(type).withStatus("True").withReason(reason)
+                .withLastTransitionTime(at).withLastProbeTime(at).build());
+        var status = new HashMap<String, Object>();
+        status.put("startTime", started.truncatedTo(ChronoUnit.SECONDS).toString());
+        status.put("conditions", conditions);
+        if (completed != null) {
+            status.put("completionTime", at);
+            status.put("succeeded", 1);
+        } else {
+            status.put("failed", 1);
+        }
+        patchStatus(name, status);
+    }
+
+    private void patchStatus(String name, Map<String, Object> status) {
+        kubernetes.batch().v1().jobs().inNamespace(config.namespace()).withName(name).subresource("status")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("status", status)));
     }
 
     /** The Job's pod as the Job controller creates it: Pending, waiting for a node. */
@@ -227,11 +227,11 @@ abstract class LauncherStory {
                 .withStartedAt(at).endRunning().endState().endContainerStatus().build());
     }
 
+    /** The kubelet's status of the pod, whole (a JSON patch: no resourceVersion to conflict on). */
     void podStatus(String podName, PodStatus status) {
-        kubernetes.pods().inNamespace(config.namespace()).withName(podName).editStatus(p -> {
-            p.setStatus(status);
-            return p;
-        });
+        kubernetes.pods().inNamespace(config.namespace()).withName(podName).subresource("status")
+                .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"add\",\"path\":\"/status\",\"value\":"
+                        + Serialization.asJson(status) + "}]");
     }
 
     // results-relay

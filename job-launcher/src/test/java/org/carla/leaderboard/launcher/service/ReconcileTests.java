@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 
+import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.Outcome;
 import org.carla.leaderboard.domain.event.LaunchRequest;
@@ -19,6 +20,8 @@ import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
@@ -138,11 +141,10 @@ class ReconcileTests extends LauncherStory {
         assertThat(job(name)).as("left for an operator").isNotNull();
         assertStaysCount(request, JobFinished.class, 0);
 
-        kubernetes.batch().v1().jobs().inNamespace(config.namespace()).withName(name)
-                .edit(edited -> {
-                    edited.getMetadata().getAnnotations().put(JobMetadata.SUBMISSION, identity);
-                    return edited;
-                });
+        // the operator mends the annotation with a patch: no resourceVersion, so it never conflicts with the launcher
+        kubernetes.batch().v1().jobs().inNamespace(config.namespace()).withName(name).patch(
+                PatchContext.of(PatchType.JSON_MERGE), EventCodec.write(Map.of("metadata", Map.of("annotations",
+                        Map.of(JobMetadata.SUBMISSION, identity)))));
 
         assertThat(awaitFinished(request).reason()).isEqualTo("BackoffLimitExceeded");
         awaitGone(name);

@@ -28,9 +28,12 @@ final class SubmissionEventsQueue {
         this.stack = stack;
     }
 
-    /** Waits until the events of this submission satisfy the condition; returns them. */
+    /**
+     * Waits until the events of this submission satisfy the condition; returns them. A minute: a run the Job runner
+     * fails waits out the kubelet's restart back-off (10 s, doubling) first.
+     */
     List<SubmissionEvent> awaitEvents(long submissionPk, Predicate<List<SubmissionEvent>> condition) {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
             drain();
             return condition.test(of(submissionPk));
         });

@@ -6,7 +6,11 @@ import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 
-/** The kubelet's view of one container of a pod; changed only on its pod's thread ({@code process} read anywhere). */
+/**
+ * The kubelet's view of one container of a pod; changed only on its pod's thread ({@code process} read anywhere).
+ * {@code restarts} is the container's {@code restartCount}: it grows when the kubelet starts the container again, not
+ * when it exits (a container waiting in CrashLoopBackOff shows the count of the run that failed).
+ */
 final class ContainerRun {
 
     final Container spec;
@@ -21,6 +25,8 @@ final class ContainerRun {
     ContainerState lastState = new ContainerState();
     String startedAt;
     boolean succeeded;
+    /** Failed pulls of its image so far (the kubelet's image back-off). */
+    int pulls;
 
     ContainerRun(Container spec, boolean init) {
         this.spec = spec;
@@ -40,6 +46,20 @@ final class ContainerRun {
     ContainerState terminated(int exitCode, String reason, String message, String finishedAt) {
         return new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode).withReason(reason)
                 .withMessage(message).withStartedAt(startedAt).withFinishedAt(finishedAt).endTerminated().build();
+    }
+
+    /** Running now, or ran before (a terminated state, now or as its last state). */
+    boolean everStarted() {
+        return state.getRunning() != null || state.getTerminated() != null || lastState.getTerminated() != null;
+    }
+
+    /** Its restart waits on a failure: the kubelet's phase counts it as stopped, not as never started. */
+    boolean stopped() {
+        return state.getTerminated() != null || (state.getWaiting() != null && lastState.getTerminated() != null);
+    }
+
+    boolean waitingToStart() {
+        return state.getWaiting() != null && lastState.getTerminated() == null;
     }
 
     ContainerStatus status() {

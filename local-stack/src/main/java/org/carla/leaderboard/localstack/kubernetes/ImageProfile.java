@@ -12,11 +12,12 @@ import java.util.regex.Pattern;
  * {@code /usr/local/bin/pod-runtime} → {@code [java, -jar, .../quarkus-run.jar]}), the image's default entrypoint
  * (used when a container has no {@code command}), its environment (the container's own env overrides it, as an
  * image's {@code ENV} is overridden in Kubernetes), env that overrides the container's (the local endpoints and
- * credentials the real cluster would provide some other way), and the image's {@code USER} (uid and gid; empty is
- * root), which a container without {@code runAsUser} runs as.
+ * credentials the real cluster would provide some other way), the image's {@code USER} (uid and gid; empty is
+ * root), which a container without {@code runAsUser} runs as, and, for an image no node can pull, the registry's
+ * answer ({@code pullError}): its containers then wait in ErrImagePull and ImagePullBackOff and never run.
  */
 public record ImageProfile(Pattern imagePattern, Map<String, List<String>> commands, List<String> entrypoint,
-        Map<String, String> env, Map<String, String> overrideEnv, Optional<User> user) {
+        Map<String, String> env, Map<String, String> overrideEnv, Optional<User> user, Optional<String> pullError) {
 
     /** An image's numeric {@code USER uid:gid}. */
     public record User(long uid, long gid) {
@@ -44,6 +45,7 @@ public record ImageProfile(Pattern imagePattern, Map<String, List<String>> comma
     public ImageProfile {
         Objects.requireNonNull(imagePattern, "imagePattern");
         Objects.requireNonNull(user, "user");
+        Objects.requireNonNull(pullError, "pullError");
         commands = Map.copyOf(commands);
         commands.values().forEach(argv -> {
             if (argv.isEmpty()) {
@@ -57,34 +59,44 @@ public record ImageProfile(Pattern imagePattern, Map<String, List<String>> comma
 
     /** A profile for images matching {@code imageRegex}, with nothing mapped yet. */
     public static ImageProfile forImages(String imageRegex) {
-        return new ImageProfile(Pattern.compile(imageRegex), Map.of(), List.of(), Map.of(), Map.of(), Optional.empty());
+        return new ImageProfile(Pattern.compile(imageRegex), Map.of(), List.of(), Map.of(), Map.of(), Optional.empty(),
+                Optional.empty());
     }
 
     public ImageProfile withCommand(String containerPath, List<String> localArgv) {
         var copy = new java.util.HashMap<>(commands);
         copy.put(containerPath, List.copyOf(localArgv));
-        return new ImageProfile(imagePattern, copy, entrypoint, env, overrideEnv, user);
+        return new ImageProfile(imagePattern, copy, entrypoint, env, overrideEnv, user, pullError);
     }
 
     public ImageProfile withEntrypoint(List<String> argv) {
-        return new ImageProfile(imagePattern, commands, argv, env, overrideEnv, user);
+        return new ImageProfile(imagePattern, commands, argv, env, overrideEnv, user, pullError);
     }
 
     public ImageProfile withEnv(Map<String, String> imageEnv) {
         var copy = new java.util.HashMap<>(env);
         copy.putAll(imageEnv);
-        return new ImageProfile(imagePattern, commands, entrypoint, copy, overrideEnv, user);
+        return new ImageProfile(imagePattern, commands, entrypoint, copy, overrideEnv, user, pullError);
     }
 
     public ImageProfile withOverrideEnv(Map<String, String> forcedEnv) {
         var copy = new java.util.HashMap<>(overrideEnv);
         copy.putAll(forcedEnv);
-        return new ImageProfile(imagePattern, commands, entrypoint, env, copy, user);
+        return new ImageProfile(imagePattern, commands, entrypoint, env, copy, user, pullError);
     }
 
     /** The image's {@code USER}: what a container without {@code runAsUser} runs as (when the runner is root). */
     public ImageProfile withUser(User imageUser) {
-        return new ImageProfile(imagePattern, commands, entrypoint, env, overrideEnv, Optional.of(imageUser));
+        return new ImageProfile(imagePattern, commands, entrypoint, env, overrideEnv, Optional.of(imageUser),
+                pullError);
+    }
+
+    /**
+     * No node can pull this image: the registry answers {@code reason} (e.g. {@code not found}, {@code pull access
+     * denied}).
+     */
+    public ImageProfile withPullError(String reason) {
+        return new ImageProfile(imagePattern, commands, entrypoint, env, overrideEnv, user, Optional.of(reason));
     }
 
     public boolean matches(String image) {

@@ -23,6 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * &lt;prefix&gt;&lt;id&gt;.env.NAME=value                                 (the image's ENV)
  * &lt;prefix&gt;&lt;id&gt;.override-env.NAME=value                        (wins over the container's env)
  * &lt;prefix&gt;&lt;id&gt;.user=1000:1000                                 (the image's USER; default root)
+ * &lt;prefix&gt;&lt;id&gt;.pull-error=not found                           (no node can pull it: the registry's answer)
  * </pre>
  * An argv is split on whitespace, or given as a JSON array of strings when an element holds a space.
  */
@@ -76,6 +77,8 @@ public final class ImageProfiles {
                 overrideEnv.put(key.substring("override-env.".length()), value);
             } else if (key.equals("user")) {
                 profile = profile.withUser(ImageProfile.User.parse(value));
+            } else if (key.equals("pull-error")) {
+                profile = profile.withPullError(value);
             } else if (!key.equals("image") && !key.equals("order")) {
                 throw new IllegalArgumentException("unknown image profile setting " + name + "." + key);
             }

@@ -13,6 +13,9 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 
 /**
  * Writes Job and Pod status through the {@code /status} subresource the way the Job controller (Kubernetes 1.31+)
@@ -93,18 +96,37 @@ final class JobStatusWriter {
         return suspended != null && "True".equals(suspended.getStatus());
     }
 
-    Job ready(String jobName, boolean ready) {
+    /** The controller's counters: active and terminating pods, ready ones, failed ones (zero counters omitted). */
+    record Counts(int active, int ready, int terminating, int failed) {
+    }
+
+    Job counts(String jobName, Counts counts) {
+        return updateJob(jobName, status -> count(status, counts));
+    }
+
+    /**
+     * The interim {@code FailureTarget}: the Job will fail ({@code reason}), once its active pods, deleted now, are
+     * gone (the controller's delayed terminal condition, 1.31).
+     */
+    Job failureTarget(String jobName, String reason, String message, Counts counts) {
         return updateJob(jobName, status -> {
-            status.setReady(ready ? 1 : 0);
-            return status;
+            status.setConditions(append(status.getConditions(), condition("FailureTarget", reason, message, now())));
+            return count(status, counts);
         });
     }
 
-    Job complete(String jobName) {
+    /** {@code Failed}, with the reason and message of its FailureTarget: no pod of the Job is terminating any more. */
+    Job failed(String jobName, String reason, String message, Counts counts) {
+        return updateJob(jobName, status -> {
+            status.setConditions(append(status.getConditions(), condition("Failed", reason, message, now())));
+            return count(status, counts);
+        });
+    }
+
+    Job complete(String jobName, Counts counts) {
         return updateJob(jobName, status -> {
             String now = now();
-            status.setActive(null);
-            status.setReady(0);
+            count(status, counts);
             status.setSucceeded(1);
             status.setCompletionTime(now);
             status.setConditions(append(status.getConditions(),
@@ -114,32 +136,27 @@ final class JobStatusWriter {
         });
     }
 
-    Job failed(String jobName, String reason, String message) {
-        return updateJob(jobName, status -> {
-            String now = now();
-            status.setActive(null);
-            status.setReady(0);
-            status.setFailed(status.getFailed() == null ? 1 : status.getFailed() + 1);
-            status.setConditions(append(status.getConditions(), condition("FailureTarget", reason, message, now),
-                    condition("Failed", reason, message, now)));
-            return status;
-        });
+    private static JobStatus count(JobStatus status, Counts counts) {
+        status.setActive(counts.active() == 0 ? null : counts.active());
+        status.setReady(counts.ready());
+        status.setTerminating(counts.terminating());
+        status.setFailed(counts.failed() == 0 ? null : counts.failed());
+        return status;
     }
 
-    /** Replaces the pod's status; a pod deleted meanwhile is not an error. */
+    /**
+     * Writes the pod's status as the kubelet does, whole (a JSON patch adding {@code /status}: no resourceVersion, so
+     * no other writer of the pod can make it conflict); a pod deleted meanwhile is not an error.
+     */
     void podStatus(Pod pod) {
+        String patch = "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + Serialization.asJson(pod.getStatus())
+                + "}]";
         try {
-            client.pods().inNamespace(namespace).resource(pod).updateStatus();
+            client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).subresource("status")
+                    .patch(PatchContext.of(PatchType.JSON), patch);
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 404 && e.getCode() != 409) {
+            if (e.getCode() != 404) {
                 throw e;
-            }
-            if (e.getCode() == 409) {
-                Pod current = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).get();
-                if (current != null) {
-                    current.setStatus(pod.getStatus());
-                    client.pods().inNamespace(namespace).resource(current).updateStatus();
-                }
             }
         }
     }

@@ -16,6 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 import org.jboss.logging.Logger;
 
@@ -26,8 +28,9 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 /**
- * Plays the kubelet and the Job controller for one namespace: watches its Jobs with an informer and runs each Job's
- * pod as local processes ({@link PodRun}). Suspended Jobs wait until unsuspended; a Job already Complete or Failed is
+ * Plays the scheduler, the kubelet and the Job controller for one namespace: watches its Jobs with an informer, and
+ * for each, the controller's part ({@link JobRun}) runs its pods as local processes ({@link PodRun}); knobs disrupt a
+ * running pod as a cluster would (a container killed, the node lost, an eviction, a spot interruption). Suspended Jobs wait until unsuspended; a Job already Complete or Failed is
  * left alone (so a restarted runner does not run it again), and deleted once its {@code ttlSecondsAfterFinished}
  * has passed (the TTL controller's part); deleting a Job stops its processes and removes its pod.
  * Closing the runner stops every process it started.
@@ -40,8 +43,8 @@ public final class LocalJobRunner implements AutoCloseable {
     private final Optional<Path> setpriv;
     private final GpuCapacity capacity;
     /** Creation order of pods, which is the order waiting pods get a GPU node in. */
-    private long created;
-    private final Map<String, PodRun> running = new ConcurrentHashMap<>();
+    private final AtomicLong created = new AtomicLong();
+    private final Map<String, JobRun> running = new ConcurrentHashMap<>();
     private final Set<String> expiring = ConcurrentHashMap.newKeySet();
     /** The TTL-after-finished controller's clock: deletes finished Jobs whose {@code ttlSecondsAfterFinished} passed. */
     private final ScheduledExecutorService ttl = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -112,17 +115,48 @@ public final class LocalJobRunner implements AutoCloseable {
     }
 
     /**
-     * Kills one container of a Job's running pod with SIGKILL, every process of it at once, as the OOM killer or an
-     * eviction would: no SIGTERM, no grace. With {@code oomKilled} its terminated state says reason
-     * {@code OOMKilled}, else {@code Error}; the exit code is 137 either way. The pod's restart policy applies as to
-     * any failure (OnFailure: restarted after the back-off, counted against backoffLimit).
+     * Kills one container of a Job's running pod with SIGKILL, every process of it at once, as the OOM killer would:
+     * no SIGTERM, no grace. With {@code oomKilled} its terminated state says reason {@code OOMKilled}, else
+     * {@code Error}; the exit code is 137 either way. The pod's restart policy applies as to any failure (OnFailure:
+     * restarted, counted against backoffLimit).
      *
      * @return false when the Job has no running container of that name
      */
     public boolean killContainer(String jobName, String container, boolean oomKilled) {
-        for (PodRun run : running.values()) {
+        return onPod(jobName, pod -> pod.kill(container, oomKilled ? "OOMKilled" : "Error"));
+    }
+
+    /**
+     * The node of the Job's running pod is lost (an instance terminated, a node that stopped answering): its processes
+     * die at once, the pod garbage collector fails the pod with {@code DisruptionTarget} and deletes it; the Job
+     * controller replaces it with a pod of fresh volumes, unless the Job failed meanwhile.
+     *
+     * @return false when the Job has no pod on a node
+     */
+    public boolean loseNode(String jobName) {
+        return onPod(jobName, PodRun::loseNode);
+    }
+
+    /**
+     * The kubelet evicts the Job's running pod for node pressure on {@code resource} (e.g. {@code memory}): killed at
+     * once, Failed, reason Evicted, {@code DisruptionTarget}; then replaced as for a lost node.
+     */
+    public boolean evict(String jobName, String resource) {
+        return onPod(jobName, pod -> pod.evict(resource));
+    }
+
+    /**
+     * The node of the Job's running pod shuts down for a spot interruption: {@code DisruptionTarget}, SIGTERM to its
+     * containers, SIGKILL after {@code grace}, Failed; then replaced as for a lost node.
+     */
+    public boolean interrupt(String jobName, Duration grace) {
+        return onPod(jobName, pod -> pod.interrupt(grace));
+    }
+
+    private boolean onPod(String jobName, Function<PodRun, Boolean> action) {
+        for (JobRun run : running.values()) {
             if (run.jobName().equals(jobName)) {
-                return run.kill(container, oomKilled ? "OOMKilled" : "Error");
+                return run.onCurrentPod(action).orElse(false);
             }
         }
         return false;
@@ -137,15 +171,15 @@ public final class LocalJobRunner implements AutoCloseable {
             expireLater(job);
         }
         boolean suspended = Boolean.TRUE.equals(job.getSpec().getSuspend());
-        PodRun run = running.get(uid);
+        JobRun run = running.get(uid);
         if (run != null) {
             if (suspended) {
-                // The controller deletes a suspended Job's pods; unsuspending it later starts a fresh one.
+                // The controller deletes a suspended Job's pods; unsuspending it later starts afresh.
                 running.remove(uid);
                 run.stop(true);
                 new JobStatusWriter(options.client(), options.namespace()).suspended(job.getMetadata().getName());
             } else {
-                run.deadlineChanged(job.getSpec().getActiveDeadlineSeconds());
+                run.changed(job);
             }
             return;
         }
@@ -158,11 +192,19 @@ public final class LocalJobRunner implements AutoCloseable {
             }
             return;
         }
-        // A pod left by an earlier runner has no processes behind it any more: replace it, as for a lost node.
-        options.client().pods().inNamespace(options.namespace()).withLabel("controller-uid", uid).delete();
-        PodRun fresh = new PodRun(options, job, setpriv, capacity, created++);
+        // Pods left by an earlier runner have no processes behind them any more: gone, as with a lost node.
+        for (var pod : options.client().pods().inNamespace(options.namespace()).withLabel("controller-uid", uid)
+                .list().getItems()) {
+            PodObjects.delete(options.client(), options.namespace(), pod.getMetadata().getName());
+            PodObjects.releaseFinalizer(options.client(), options.namespace(), pod.getMetadata().getName());
+        }
+        JobRun fresh = new JobRun(options, job, setpriv, capacity, this::nextOrder);
         running.put(uid, fresh);
         fresh.start();
+    }
+
+    private long nextOrder() {
+        return created.getAndIncrement();
     }
 
     /** GPU nodes added or removed (the cluster autoscaler's part): waiting pods are placed, in creation order. */
@@ -199,7 +241,7 @@ public final class LocalJobRunner implements AutoCloseable {
 
     private synchronized void deleted(Job job) {
         expiring.remove(job.getMetadata().getUid());
-        PodRun run = running.remove(job.getMetadata().getUid());
+        JobRun run = running.remove(job.getMetadata().getUid());
         if (run != null) {
             LOG.infof("job %s deleted: stopping its pod", job.getMetadata().getName());
             run.stop(true);

@@ -49,6 +49,14 @@ final class PodConditions {
         return conditions;
     }
 
+    /**
+     * {@code DisruptionTarget} True: the pod is about to be terminated for a disruption (the pod garbage collector for
+     * a lost node, the kubelet for an eviction or a node shutdown), what a pod failure policy can Ignore.
+     */
+    PodCondition disruptionTarget(String reason, String message) {
+        return condition("DisruptionTarget", true, reason, message);
+    }
+
     private PodCondition condition(String type, boolean isTrue, String reason, String message) {
         String value = isTrue ? "True" : "False";
         if (!value.equals(status.put(type, value))) {

@@ -20,10 +20,11 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 
 /**
  * Where a Job's pod lives on this machine, and how a container's view maps onto it: every volume is a folder
- * {@code <workRoot>/<job>/volumes/<name>} (emptyDir as in Kubernetes, mode 0777, with {@code fsGroup} group-owned by
- * it and setgid; other kinds start the same, so a hostPath never reaches the real host), every container logs to
- * {@code <workRoot>/<job>/logs/<container>.log}, and every env value, command argument and working directory that
- * starts with a mount path is rewritten to the local folder of that mount. Who each container runs as is
+ * {@code <workRoot>/<job>/pods/<pod>/volumes/<name>}, the pod's own (emptyDir as in Kubernetes, mode 0777, with
+ * {@code fsGroup} group-owned by it and setgid; other kinds start the same, so a hostPath never reaches the real host;
+ * a replacement pod starts with empty ones, and the folders stay for a look once the pod is gone), every container logs
+ * to {@code <workRoot>/<job>/logs/<container>.log} (every pod of the Job, appended), and every env value, command
+ * argument and working directory that starts with a mount path is rewritten to the local folder of that mount. Who each container runs as is
  * {@link ContainerUser}'s.
  */
 final class PodLayout {
@@ -41,6 +42,7 @@ final class PodLayout {
     private static final int SETGID = 02000;
 
     private final Path jobFolder;
+    private final Path podFolder;
     private final PodSpec spec;
     private final Map<String, Path> volumes = new HashMap<>();
     private final List<String> portVariables;
@@ -51,8 +53,8 @@ final class PodLayout {
     record Launch(List<String> argv, Map<String, String> env, Path workingDirectory, Path logFile, ContainerUser user) {
     }
 
-    PodLayout(Path workRoot, String jobName, PodSpec spec) throws IOException {
-        this(workRoot, jobName, spec, List.of(), false);
+    PodLayout(Path workRoot, String jobName, String podName, PodSpec spec) throws IOException {
+        this(workRoot, jobName, podName, spec, List.of(), false);
     }
 
     /**
@@ -60,25 +62,27 @@ final class PodLayout {
      * {@code switchUsers} (the runner is root) volumes get the {@code fsGroup} and each container's working folder
      * belongs to its user.
      */
-    PodLayout(Path workRoot, String jobName, PodSpec spec, List<String> portVariables, boolean switchUsers)
-            throws IOException {
+    PodLayout(Path workRoot, String jobName, String podName, PodSpec spec, List<String> portVariables,
+            boolean switchUsers) throws IOException {
         requireName(jobName, DNS_SUBDOMAIN, "Job name");
+        requireName(podName, DNS_SUBDOMAIN, "pod name");
         this.spec = spec;
         this.switchUsers = switchUsers;
         this.portVariables = List.copyOf(portVariables);
         this.portShift = portShift(spec, this.portVariables);
         this.jobFolder = workRoot.resolve(jobName);
+        this.podFolder = jobFolder.resolve("pods").resolve(podName);
         // Every container's user must reach its volumes and working folder, whatever the runner's umask.
-        for (Path folder : List.of(jobFolder, jobFolder.resolve("logs"), jobFolder.resolve("volumes"),
-                jobFolder.resolve("containers"))) {
+        for (Path folder : List.of(jobFolder, jobFolder.resolve("logs"), jobFolder.resolve("pods"), podFolder,
+                podFolder.resolve("volumes"), podFolder.resolve("containers"))) {
             Files.createDirectories(folder);
             mode(folder, TRAVERSABLE);
         }
         Long fsGroup = spec.getSecurityContext() == null ? null : spec.getSecurityContext().getFsGroup();
         for (Volume volume : spec.getVolumes() == null ? List.<Volume>of() : spec.getVolumes()) {
             requireName(volume.getName(), DNS_LABEL, "volume name");
-            Path folder = jobFolder.resolve("volumes").resolve(volume.getName());
-            // A volume lives as long as its pod: a later Job of the same name (a resume) starts with empty ones.
+            Path folder = podFolder.resolve("volumes").resolve(volume.getName());
+            // A volume lives as long as its pod: another pod of the Job, or of a later Job, never sees its files.
             deleteRecursively(folder);
             Files.createDirectories(folder);
             // The kubelet's emptyDir: world-writable; with fsGroup, group-owned by it and setgid (files inherit it).
@@ -134,8 +138,8 @@ final class PodLayout {
         return Integer.valueOf(value);
     }
 
-    Path jobFolder() {
-        return jobFolder;
+    Path podFolder() {
+        return podFolder;
     }
 
     Path logFile(String containerName) {
@@ -225,11 +229,11 @@ final class PodLayout {
             workingDirectory = Path.of(rewrite(container.getWorkingDir(), mounts));
         } else {
             // An image's own folders do not exist here; each container gets a private working folder instead.
-            workingDirectory = jobFolder.resolve("containers").resolve(container.getName());
+            workingDirectory = podFolder.resolve("containers").resolve(container.getName());
         }
         boolean created = Files.notExists(workingDirectory);
         Files.createDirectories(workingDirectory);
-        boolean privateFolder = workingDirectory.startsWith(jobFolder.resolve("containers"));
+        boolean privateFolder = workingDirectory.startsWith(podFolder.resolve("containers"));
         if (switchUsers && (created || privateFolder)) {
             // An image's WORKDIR is usually its user's: the program may write relative files there.
             Files.setAttribute(workingDirectory, "unix:uid", (int) user.uid());

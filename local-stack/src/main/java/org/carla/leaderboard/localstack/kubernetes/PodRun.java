@@ -3,13 +3,13 @@ package org.carla.leaderboard.localstack.kubernetes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,81 +22,104 @@ import org.jboss.logging.Logger;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 
 /**
- * One Job's pod, run as local processes: the scheduler's part (a pod that requests a GPU waits, unschedulable, for
- * {@link GpuCapacity}), the kubelet's part (init containers one after another, then all containers at once, restarts
- * with back-off under {@code restartPolicy: OnFailure}, the pod and container statuses) and the Job controller's part
- * for that pod (backoffLimit, {@link ActiveDeadline}, the Job's status). Every state change runs on the pod's own
- * single thread, so the pod's bookkeeping needs no locks.
+ * One pod of a Job, run as local processes: the scheduler's part (a pod that requests a GPU waits, unschedulable, for
+ * {@link GpuCapacity}) and the kubelet's (init containers one after another, then all containers at once; images that
+ * cannot be pulled; restarts under {@code restartPolicy: OnFailure} with the kubelet's back-off, the first at once;
+ * the pod's phase as the kubelet computes it; graceful deletion; the node lost, a node-pressure eviction, a node shut
+ * down for a spot interruption). Every change runs on the pod's own single thread, so its bookkeeping needs no locks;
+ * each published status is handed to the {@link Owner}, the Job controller's part ({@link JobRun}).
  */
 final class PodRun {
 
+    /** The Job controller's side: told after each status this pod published. */
+    interface Owner {
+        void podChanged(PodRun pod);
+    }
+
+    /** The DisruptionTarget condition and the phase a disruption leaves a pod in. */
+    private record Disruption(String conditionReason, String message, String podReason) {
+    }
+
     private static final Logger LOG = Logger.getLogger(PodRun.class);
-    private static final int DEFAULT_BACKOFF_LIMIT = 6;
+    private static final String TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking";
 
     private final LocalJobRunnerOptions options;
     /** util-linux setpriv when the runner is root: each container runs as its user; empty: as the runner. */
     private final Optional<Path> setpriv;
     private final GpuCapacity capacity;
     private final long order;
+    private final Owner owner;
     private final JobStatusWriter writer;
     private final Job job;
     private final String jobName;
     private final String podName;
+    private final boolean restartOnFailure;
     private final boolean needsGpu;
     private final List<ContainerRun> initContainers = new ArrayList<>();
     private final List<ContainerRun> containers = new ArrayList<>();
     private final ScheduledExecutorService thread;
-    private final ActiveDeadline deadline;
     private final PodConditions conditions = new PodConditions();
     private PodLayout layout;
     private Pod pod;
     private String scheduledAt;
     private boolean initDone;
+    private boolean initFailed;
+    /** The kubelet is done with it: deleted, disrupted, or every container ended for good. */
     private boolean finished;
-    private boolean ready;
+    private String deletionTimestamp;
+    private Disruption disruption;
+    private String terminalPhase;
+    private volatile Pod published;
+    private volatile boolean gone;
 
     /** {@code order}: the pod's place in creation order, which is the order it gets a GPU node in. */
-    PodRun(LocalJobRunnerOptions options, Job job, Optional<Path> setpriv, GpuCapacity capacity, long order) {
+    PodRun(LocalJobRunnerOptions options, Job job, Optional<Path> setpriv, GpuCapacity capacity, long order,
+            Owner owner) {
         this.options = options;
         this.setpriv = setpriv;
         this.capacity = capacity;
         this.order = order;
+        this.owner = owner;
         this.writer = new JobStatusWriter(options.client(), options.namespace());
         this.job = job;
         this.jobName = job.getMetadata().getName();
         this.podName = PodObjects.podName(jobName);
         PodSpec spec = job.getSpec().getTemplate().getSpec();
+        this.restartOnFailure = "OnFailure".equals(spec.getRestartPolicy());
         this.needsGpu = capacity.requestedBy(spec);
         Objects.requireNonNullElse(spec.getInitContainers(), List.<Container>of())
                 .forEach(container -> initContainers.add(new ContainerRun(container, true)));
         Objects.requireNonNullElse(spec.getContainers(), List.<Container>of())
                 .forEach(container -> containers.add(new ContainerRun(container, false)));
         var executor = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread t = new Thread(runnable, "job-" + jobName);
+            Thread t = new Thread(runnable, "pod-" + podName);
             t.setDaemon(true);
             return t;
         });
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
         this.thread = executor;
-        this.deadline = new ActiveDeadline(thread, () -> {
-            if (!finished) {
-                fail(JobStatusWriter.DEADLINE_EXCEEDED, "Job was active longer than specified deadline");
-            }
-        });
     }
 
-    String uid() {
-        return job.getMetadata().getUid();
+    String name() {
+        return podName;
     }
 
-    String jobName() {
-        return jobName;
+    /** The pod as last published: metadata (deletion included) and status; null before it was created. */
+    Pod snapshot() {
+        return published;
+    }
+
+    /** The object is gone from the API (its finalizer removed after it was deleted). */
+    boolean gone() {
+        return gone;
     }
 
     /** Every live process of the pod's containers, re-parented ones included (any thread may ask). */
@@ -106,120 +129,106 @@ final class PodRun {
         return handles;
     }
 
-    /** The main process of each container that has one now, by run id. */
-    private static Map<String, ProcessHandle> mains(List<ContainerRun> containers) {
-        Map<String, ProcessHandle> mains = new LinkedHashMap<>();
-        for (ContainerRun container : containers) {
-            Process process = container.process;
-            String runId = container.runId;
-            if (process != null && runId != null) {
-                mains.put(runId, process.toHandle());
-            }
-        }
-        return mains;
+    void start() {
+        execute(this::create);
     }
 
     /**
      * SIGKILL to every process of one running container at once, as the OOM killer (with {@code reason} OOMKilled)
-     * or an eviction does; its restart policy applies as to any failure. False when it is not running.
+     * does; its restart policy applies as to any failure. False when it is not running.
      */
     boolean kill(String containerName, String reason) {
-        try {
-            return thread.submit(() -> {
-                for (ContainerRun container : allContainers()) {
-                    Process process = container.process;
-                    if (container.name().equals(containerName) && process != null && process.isAlive()) {
-                        container.killReason = reason;
-                        LOG.infof("job %s: killing container %s (%s)", jobName, containerName, reason);
-                        ContainerProcesses.kill(container.runId, process.toHandle());
-                        return true;
-                    }
+        return Boolean.TRUE.equals(call(() -> {
+            for (ContainerRun container : allContainers()) {
+                Process process = container.process;
+                if (container.name().equals(containerName) && process != null && process.isAlive() && !finished) {
+                    container.killReason = reason;
+                    LOG.infof("job %s: killing container %s (%s)", jobName, containerName, reason);
+                    ContainerProcesses.kill(container.runId, process.toHandle());
+                    return true;
                 }
-                return false;
-            }).get(30, TimeUnit.SECONDS);
-        } catch (RejectedExecutionException e) {
+            }
             return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("job " + jobName + ": killing " + containerName + " failed", e);
-        }
-    }
-
-    /** The Job's {@code spec.activeDeadlineSeconds} as it is now (the launcher may patch it on the live Job). */
-    void deadlineChanged(Long seconds) {
-        try {
-            thread.execute(() -> deadline.change(seconds));
-        } catch (RejectedExecutionException e) {
-            // the pod has ended: no deadline left to move
-        }
-    }
-
-    private List<ContainerRun> allContainers() {
-        List<ContainerRun> all = new ArrayList<>(initContainers);
-        all.addAll(containers);
-        return all;
-    }
-
-    void start() {
-        thread.execute(this::begin);
+        }));
     }
 
     /**
-     * Stops the pod's processes (SIGTERM to each main process, SIGKILL to all after the pod's grace period) and waits
-     * for them; with {@code deletePod} also removes the Pod object, as the garbage collector does for a deleted Job.
+     * The node is gone (an instance reclaimed, a node that stopped answering): every process dies at once with no word
+     * from a kubelet, then the pod garbage collector marks the pod Failed with {@code DisruptionTarget}
+     * (DeletionByPodGC) and deletes it. False when the pod is not on a node.
      */
-    void stop(boolean deletePod) {
-        try {
-            thread.submit(() -> {
-                finished = true;
-                deadline.cancel();
-                stopProcesses();
-                if (deletePod && pod != null) {
-                    deletePod();
-                }
-            }).get(gracePeriod().plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            // The pod had already ended (its thread is gone with its processes): only the object is left.
-            if (deletePod) {
-                deletePod();
+    boolean loseNode() {
+        return disrupt(new Disruption("DeletionByPodGC", "PodGC: node no longer exists", null), Duration.ZERO, true);
+    }
+
+    /**
+     * The kubelet evicts the pod for node pressure (a hard eviction: no grace): its containers are killed, the pod ends
+     * Failed, reason Evicted, with {@code DisruptionTarget} (TerminationByKubelet). The object stays.
+     */
+    boolean evict(String resource) {
+        String message = "The node was low on resource: " + resource + ".";
+        return disrupt(new Disruption("TerminationByKubelet", message, "Evicted"), Duration.ZERO, false);
+    }
+
+    /**
+     * The node shuts down (a spot interruption): {@code DisruptionTarget} (TerminationByKubelet), SIGTERM to every
+     * container, SIGKILL to what is left after {@code grace}; the pod ends Failed, reason Terminated.
+     */
+    boolean interrupt(Duration grace) {
+        String message = "Pod was terminated in response to imminent node shutdown.";
+        return disrupt(new Disruption("TerminationByKubelet", message, "Terminated"), grace, false);
+    }
+
+    /**
+     * Deleted with a grace period (the Job controller removing an active pod, a suspension): marked for deletion, its
+     * containers stopped (SIGTERM, then SIGKILL after the grace period), its final status published. Runs on the pod's
+     * thread; the caller does not wait.
+     */
+    void delete() {
+        execute(() -> {
+            if (deletionTimestamp != null || pod == null) {
+                return;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.errorf(e, "job %s: stopping its pod failed", jobName);
-        } finally {
-            thread.shutdownNow();
-            capacity.release(podName);
+            markDeleted();
+            stopProcesses(gracePeriod());
+            finish(terminalPhaseOfStopped());
+        });
+    }
+
+    /** The Job controller's part once it counted the pod: its tracking finalizer removed, so a deleted pod goes. */
+    void release() {
+        if (pod != null && !gone) {
+            gone = PodObjects.releaseFinalizer(options.client(), options.namespace(), podName);
         }
     }
 
-    private void deletePod() {
-        options.client().pods().inNamespace(options.namespace()).withName(podName).delete();
-    }
-
-    /** The pod has ended: its GPU node is free, its thread goes, dropping any restart or deadline still scheduled. */
-    private void release() {
+    /**
+     * Stops the pod's processes now (SIGTERM to each main process, SIGKILL to all after the pod's grace period) and
+     * waits for them; with {@code delete}, the object goes too, as the garbage collector removes a deleted Job's pods.
+     */
+    void stop(boolean delete) {
+        call(() -> {
+            finished = true;
+            stopProcesses(gracePeriod());
+            return null;
+        });
+        thread.shutdownNow();
         capacity.release(podName);
-        thread.shutdown();
+        if (delete && pod != null) {
+            PodObjects.delete(options.client(), options.namespace(), podName);
+            gone = PodObjects.releaseFinalizer(options.client(), options.namespace(), podName);
+        }
     }
 
-    /** The Job controller's part: the Job active with its start time and deadline, the pod created, then placed. */
-    private void begin() {
+    // The scheduler's part
+
+    /** The Job controller creates the pod: Pending, no node; then the scheduler places it, or it waits for a GPU. */
+    private void create() {
         try {
-            Job started = writer.started(jobName);
-            if (started == null) {
-                return;
-            }
-            // The deadline first, from the Job's start: Pending time counts, and a pod never placed still ends.
-            deadline.arm(Instant.parse(started.getStatus().getStartTime()), started.getSpec().getActiveDeadlineSeconds());
             pod = options.client().pods().inNamespace(options.namespace())
-                    .resource(PodObjects.newPod(job, podName, options.namespace())).create();
+                    .resource(PodObjects.newPod(job, podName, options.namespace(), TRACKING_FINALIZER)).create();
             // The API server's part on create (this one stores no status from the request): phase Pending.
-            pod.setStatus(new PodStatus());
-            pod.getStatus().setPhase("Pending");
-            writer.podStatus(pod);
+            publish();
             if (needsGpu && !capacity.admit(order, podName, this::placed)) {
                 LOG.infof("job %s: pod %s is Pending, unschedulable (%s)", jobName, podName, capacity);
                 publish();
@@ -248,15 +257,13 @@ final class PodRun {
             return;
         }
         try {
-            pod = options.client().pods().inNamespace(options.namespace()).withName(podName).edit(bound -> {
-                bound.getSpec().setNodeName(PodObjects.NODE_NAME);
-                return bound;
-            });
+            PodObjects.bind(options.client(), options.namespace(), podName);
+            pod.getSpec().setNodeName(PodObjects.NODE_NAME);
             scheduledAt = JobStatusWriter.now();
-            layout = new PodLayout(options.workRoot(), jobName, job.getSpec().getTemplate().getSpec(),
+            layout = new PodLayout(options.workRoot(), jobName, podName, job.getSpec().getTemplate().getSpec(),
                     options.podPortVariables(), setpriv.isPresent());
             LOG.infof("job %s: pod %s started (%d init containers, %d containers) in %s", jobName, podName,
-                    initContainers.size(), containers.size(), layout.jobFolder());
+                    initContainers.size(), containers.size(), layout.podFolder());
             publish();
             runInit(0);
         } catch (IOException | RuntimeException e) {
@@ -264,6 +271,8 @@ final class PodRun {
             LOG.errorf("job %s: cannot run its pod: %s", jobName, e.getMessage());
         }
     }
+
+    // The kubelet's part
 
     private void runInit(int index) {
         if (index < initContainers.size()) {
@@ -280,12 +289,11 @@ final class PodRun {
         }
         ImageProfile profile = options.profiles().stream().filter(p -> p.matches(container.spec.getImage()))
                 .findFirst().orElse(null);
-        if (profile == null) {
-            LOG.errorf("job %s: no image profile matches %s (container %s)", jobName, container.spec.getImage(),
-                    container.spec.getName());
-            container.state = ContainerRun.waiting("ErrImagePull",
-                    "no local image profile matches " + container.spec.getImage());
-            publish();
+        String image = container.spec.getImage();
+        if (profile == null || profile.pullError().isPresent()) {
+            pullFailed(container, profile == null ? "no local image profile matches " + image
+                    : "failed to pull and unpack image \"" + image + "\": failed to resolve reference \"" + image
+                            + "\": " + profile.pullError().get());
             return;
         }
         Process process;
@@ -319,6 +327,25 @@ final class PodRun {
         }, thread);
     }
 
+    /**
+     * The kubelet's image pull failed: {@code ErrImagePull} with the runtime's message, then {@code ImagePullBackOff}
+     * until the back-off (the kubelet's, as for restarts) allows another pull, which fails again. The container never
+     * starts; the others of the pod run on.
+     */
+    private void pullFailed(ContainerRun container, String message) {
+        if (finished) {
+            return;
+        }
+        LOG.errorf("job %s: container %s: %s", jobName, container.name(), message);
+        container.state = ContainerRun.waiting("ErrImagePull", message);
+        publish();
+        Duration delay = backoff(++container.pulls);
+        container.state = ContainerRun.waiting("ImagePullBackOff", "Back-off pulling image \""
+                + container.spec.getImage() + "\"");
+        publish();
+        schedule(() -> launch(container), delay);
+    }
+
     private void exited(ContainerRun container, Process process, int exitCode, String reason, String message,
             String finishedAt) {
         if (finished || (process != null && container.process != process)) {
@@ -328,69 +355,134 @@ final class PodRun {
         container.killReason = null;
         ContainerState terminated = container.terminated(exitCode, reason, message, finishedAt);
         LOG.infof("job %s: container %s exited with %d (%s)", jobName, container.spec.getName(), exitCode, reason);
+        container.state = terminated;
         if (exitCode == 0) {
-            container.state = terminated;
             container.succeeded = true;
             publish();
             if (container.init) {
                 runInit(initContainers.indexOf(container) + 1);
             } else if (containers.stream().allMatch(c -> c.succeeded)) {
-                complete();
+                finish("Succeeded");
             }
             return;
         }
-        if (!"OnFailure".equals(job.getSpec().getTemplate().getSpec().getRestartPolicy())) {
-            // restartPolicy Never: the pod fails; a new pod per retry is not modelled, so the Job fails with it.
-            container.state = terminated;
-            fail(JobStatusWriter.BACKOFF_LIMIT_EXCEEDED, "Job has reached the specified backoff limit");
+        if (!restartOnFailure) {
+            // restartPolicy Never: the container stays terminated; the pod fails once nothing of it runs.
+            initFailed |= container.init;
+            publish();
+            if (initFailed || allMainContainersEnded()) {
+                finish("Failed");
+            }
             return;
         }
-        int restarts = allContainers().stream().mapToInt(c -> c.restarts).sum();
-        int backoffLimit = Objects.requireNonNullElse(job.getSpec().getBackoffLimit(), DEFAULT_BACKOFF_LIMIT);
-        if (restarts >= backoffLimit) {
-            container.state = terminated;
-            fail(JobStatusWriter.BACKOFF_LIMIT_EXCEEDED, "Job has reached the specified backoff limit");
-            return;
-        }
-        container.restarts++;
-        container.lastState = terminated;
-        Duration delay = backoff(container.restarts);
-        container.state = ContainerRun.waiting("CrashLoopBackOff", "back-off " + delay.toMillis()
-                + "ms restarting failed container=" + container.spec.getName() + " pod=" + podName);
         publish();
-        thread.schedule(() -> launch(container), delay.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    private void complete() {
-        finished = true;
-        deadline.cancel();
-        publish("Succeeded", null);
-        writer.complete(jobName);
-        LOG.infof("job %s: complete", jobName);
-        release();
-    }
-
-    private void fail(String reason, String message) {
-        finished = true;
-        deadline.cancel();
-        stopProcesses();
-        if (scheduledAt == null && pod != null) {
-            // Never placed: the controller deletes the active pod; there is nothing of it to look at.
-            deletePod();
-        } else {
-            publish("Failed", reason);
+        Duration delay = restartDelay(container);
+        if (!delay.isZero()) {
+            container.lastState = terminated;
+            container.state = ContainerRun.waiting("CrashLoopBackOff", "back-off " + delay.toMillis()
+                    + "ms restarting failed container=" + container.spec.getName() + " pod=" + podName);
+            publish();
         }
-        writer.failed(jobName, reason, message);
-        LOG.infof("job %s: failed (%s)", jobName, reason);
-        release();
+        schedule(() -> restart(container, terminated), delay);
     }
 
-    private void stopProcesses() {
+    /** The kubelet starts the container again: its restart count grows now, and the Job controller sees it. */
+    private void restart(ContainerRun container, ContainerState failed) {
+        if (finished) {
+            return;
+        }
+        container.lastState = failed;
+        container.restarts++;
+        launch(container);
+    }
+
+    private boolean allMainContainersEnded() {
+        return initDone && containers.stream().allMatch(c -> c.process == null && c.state.getTerminated() != null);
+    }
+
+    /**
+     * The kubelet's back-off before a restart: none for the first failure, then {@code base}, doubling to {@code max}
+     * (flowcontrol.Backoff: a container not in back-off restarts at once and enters it).
+     */
+    private Duration restartDelay(ContainerRun container) {
+        return container.restarts == 0 ? Duration.ZERO : backoff(container.restarts);
+    }
+
+    private Duration backoff(int count) {
+        long base = options.backoffBase().toMillis();
+        long delay = base << Math.min(Math.max(count - 1, 0), 20);
+        return Duration.ofMillis(Math.min(delay, options.backoffMax().toMillis()));
+    }
+
+    private boolean disrupt(Disruption what, Duration grace, boolean nodeGone) {
+        return Boolean.TRUE.equals(call(() -> {
+            if (finished || scheduledAt == null) {
+                return false;
+            }
+            LOG.infof("job %s: pod %s disrupted: %s", jobName, podName, what.message());
+            disruption = what;
+            finished = true;
+            publish();
+            if (nodeGone) {
+                // No kubelet to say anything: the processes die with the node, the statuses stay as last reported.
+                mains(allContainers()).forEach(ContainerProcesses::kill);
+                allContainers().forEach(container -> container.process = null);
+                terminalPhase = "Failed";
+                markDeleted();
+                end();
+            } else {
+                stopProcesses(grace);
+                terminalPhaseOfStopped();
+                finish("Failed");
+            }
+            return true;
+        }));
+    }
+
+    /** The pod's phase is final: its node (GPU) is free, its thread goes once the status is out. */
+    private void finish(String phase) {
+        finished = true;
+        terminalPhase = phase;
+        publish();
+        end();
+    }
+
+    private void end() {
+        capacity.release(podName);
+        thread.shutdown();
+    }
+
+    private void markDeleted() {
+        deletionTimestamp = JobStatusWriter.now();
+        PodObjects.delete(options.client(), options.namespace(), podName);
+        publish();
+    }
+
+    /**
+     * The kubelet's {@code TerminatePod}: a container without a terminated state (waiting, never started) is reported
+     * terminated, ContainerStatusUnknown, 137 (the main containers only once the pod was initialized); the pod ends
+     * Succeeded when every container exited 0, else Failed.
+     */
+    private String terminalPhaseOfStopped() {
+        List<ContainerRun> reported = initDone ? allContainers() : initContainers;
+        for (ContainerRun container : reported) {
+            if (container.state.getTerminated() == null && (initDone || container.everStarted())) {
+                container.state = container.terminated(137, "ContainerStatusUnknown",
+                        "The container could not be located when the pod was terminated", JobStatusWriter.now());
+            }
+        }
+        return initDone && containers.stream().allMatch(c -> c.state.getTerminated() != null
+                && c.state.getTerminated().getExitCode() == 0) ? "Succeeded" : "Failed";
+    }
+
+    private void stopProcesses(Duration grace) {
+        finished = true;
         List<ContainerRun> running = allContainers().stream().filter(c -> c.process != null).toList();
-        ContainerProcesses.stop(mains(running), gracePeriod());
+        ContainerProcesses.stop(mains(running), grace);
         for (ContainerRun container : running) {
             int exitCode = container.process.isAlive() ? 137 : container.process.exitValue();
-            container.state = container.terminated(exitCode, "Error", null, JobStatusWriter.now());
+            container.state = container.terminated(exitCode, exitCode == 0 ? "Completed" : "Error", null,
+                    JobStatusWriter.now());
             container.process = null;
         }
     }
@@ -400,34 +492,45 @@ final class PodRun {
         return Duration.ofSeconds(seconds == null ? 30 : seconds);
     }
 
-    private Duration backoff(int restarts) {
-        long base = options.backoffBase().toMillis();
-        long delay = base << Math.min(restarts - 1, 20);
-        return Duration.ofMillis(Math.min(delay, options.backoffMax().toMillis()));
-    }
+    // Status
 
-    /** Pending until placed and initialized, then Running (also while a container waits to restart). */
-    private void publish() {
-        boolean allRunning = !containers.isEmpty() && containers.stream().allMatch(c -> c.process != null);
-        publish(scheduledAt != null && initDone ? "Running" : "Pending", null);
-        if (allRunning != ready) {
-            ready = allRunning;
-            writer.ready(jobName, ready);
+    /**
+     * The kubelet's {@code getPhase}: Pending until placed and initialized and while a container has never started
+     * (an image that cannot be pulled, a misconfigured container); Running once every container started and one runs
+     * (or waits to restart under OnFailure); Succeeded or Failed when it ended.
+     */
+    private String phase() {
+        if (terminalPhase != null) {
+            return terminalPhase;
         }
+        if (scheduledAt == null || !initDone) {
+            return "Pending";
+        }
+        // every container started once: running, ended, or waiting to restart (OnFailure; Never ends the pod)
+        return containers.stream().anyMatch(ContainerRun::waitingToStart) ? "Pending" : "Running";
     }
 
-    private void publish(String phase, String reason) {
+    private void publish() {
         if (pod == null) {
             return;
         }
+        String phase = phase();
         PodStatus status = new PodStatus();
         status.setPhase(phase);
-        status.setReason(reason);
         boolean scheduled = scheduledAt != null;
-        status.setConditions(conditions.of(new PodConditions.Facts(scheduled, capacity.unschedulableMessage(),
+        List<PodCondition> podConditions = new ArrayList<>(conditions.of(new PodConditions.Facts(scheduled,
+                capacity.unschedulableMessage(),
                 initContainers.stream().filter(c -> !c.succeeded).map(ContainerRun::name).toList(),
                 containers.stream().filter(c -> c.process == null).map(ContainerRun::name).toList(),
                 "Succeeded".equals(phase))));
+        if (disruption != null) {
+            podConditions.add(0, conditions.disruptionTarget(disruption.conditionReason(), disruption.message()));
+            if (disruption.podReason() != null && terminalPhase != null) {
+                status.setReason(disruption.podReason());
+                status.setMessage(disruption.message());
+            }
+        }
+        status.setConditions(podConditions);
         if (scheduled) {
             // The kubelet's part, from the moment it acknowledged the pod.
             status.setHostIP("127.0.0.1");
@@ -437,6 +540,62 @@ final class PodRun {
             status.setContainerStatuses(containers.stream().map(ContainerRun::status).toList());
         }
         pod.setStatus(status);
-        writer.podStatus(pod);
+        pod.getMetadata().setDeletionTimestamp(deletionTimestamp);
+        if (!gone) {
+            writer.podStatus(pod);
+        }
+        published = new PodBuilder(pod).build();
+        owner.podChanged(this);
+    }
+
+    // Threads
+
+    private List<ContainerRun> allContainers() {
+        List<ContainerRun> all = new ArrayList<>(initContainers);
+        all.addAll(containers);
+        return all;
+    }
+
+    /** The main process of each container that has one now, by run id. */
+    private static Map<String, ProcessHandle> mains(List<ContainerRun> containers) {
+        Map<String, ProcessHandle> mains = new LinkedHashMap<>();
+        for (ContainerRun container : containers) {
+            Process process = container.process;
+            String runId = container.runId;
+            if (process != null && runId != null) {
+                mains.put(runId, process.toHandle());
+            }
+        }
+        return mains;
+    }
+
+    private void execute(Runnable work) {
+        try {
+            thread.execute(work);
+        } catch (RejectedExecutionException e) {
+            // the pod has ended: nothing of it runs any more
+        }
+    }
+
+    private void schedule(Runnable work, Duration delay) {
+        try {
+            thread.schedule(work, delay.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // the pod has ended meanwhile
+        }
+    }
+
+    /** Runs on the pod's thread and waits for it; null when the pod has ended. */
+    private <T> T call(Callable<T> work) {
+        try {
+            return thread.submit(work).get(gracePeriod().plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("job " + jobName + ": pod " + podName + " did not answer", e);
+        }
     }
 }

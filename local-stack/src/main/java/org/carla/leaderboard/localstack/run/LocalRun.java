@@ -79,7 +79,7 @@ public final class LocalRun {
         long phase = scenario == Scenario.CAPACITY ? Scenario.CAPACITY_PHASE : PHASES.get((index - 1) % PHASES.size());
         TrackSpec track = catalog.forPhase(phase).orElseThrow();
         var view = system.stack().evalAi().createSubmission(NewSubmission.of(1000 + index, scenario.teamName(index),
-                phase, "registry.local/team-" + index + "/agent:" + scenario.label()));
+                phase, scenario.image(index)));
         var run = new SubmissionRun(view, scenario, track);
         writeKnobs(run);
         runs.add(run);
@@ -177,6 +177,9 @@ public final class LocalRun {
                 if (!run.ended()) {
                     try {
                         run.observe(system.stack().evalAi(), evalAiQueueUp());
+                        if (run.losesItsNodeNow()) {
+                            loseNode(run);
+                        }
                         if (pods != null && pods.waitsForCapacity(run.submissionId())) {
                             run.podWaits(system.stack().evalAi());
                         }
@@ -198,6 +201,15 @@ public final class LocalRun {
             }
             Thread.sleep(POLL.toMillis());
         }
+    }
+
+    /** The cluster's part in NODE_LOST: the node of the submission's running pod goes (the Job runner's knob). */
+    private void loseNode(SubmissionRun run) {
+        pods().of(run.submissionId()).stream().filter(pod -> pod.placedAt().isPresent()).findFirst()
+                .filter(pod -> system.stack().jobRunner().loseNode(pod.job())).ifPresent(pod -> {
+                    LOG.info("submission " + run.submissionId() + ": the node of pod " + pod.name() + " is lost");
+                    run.nodeLost();
+                });
     }
 
     /** Waits (bounded) until job-launcher has removed every Job: it does so once it reported the Job's end. */

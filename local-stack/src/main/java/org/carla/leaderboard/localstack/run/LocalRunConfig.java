@@ -154,6 +154,11 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
                 + " org.carla.leaderboard.localstack.standin.CarlaServerStandIn -{renderer} -carla-rpc-port={port}"
                 + " -RenderOffScreen -nosound");
         settings.put(carla + "override-env.CARLA_STANDIN_STARTUP_SECONDS", "1");
+        // The UNPULLABLE scenario's image is in no registry.
+        String unpullable = "local-stack.images.unpullable.";
+        settings.put(unpullable + "image", ".*:" + Scenario.UNPULLABLE.label());
+        settings.put(unpullable + "order", "10");
+        settings.put(unpullable + "pull-error", "not found");
         // Every other image is a participant's: the evaluator stand-in drives the routes.
         String participant = "local-stack.images.participant.";
         settings.put(participant + "image", ".*");
@@ -174,13 +179,14 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
     }
 
     /**
-     * What a service gets on top of the stack's {@code quarkusConfig()}: the demo's logcopy period; the relay's cancel
-     * check at the same compressed pace (a cancel while Pending is noticed in seconds, not the minute of production);
-     * the stuck rules' demo pace; for ops-console, a static operator token instead of OIDC.
+     * What a service gets on top of the stack's {@code quarkusConfig()}: the demo's logcopy period and image-pull grace;
+     * the relay's cancel check at the same compressed pace (a cancel while Pending is noticed in seconds, not the
+     * minute of production); the stuck rules' demo pace; for ops-console, a static operator token instead of OIDC.
      */
     public Map<String, String> serviceConfig(String service) {
         if (service.equals("job-launcher")) {
-            return Map.of("launcher.logs-period", logsPeriod.toString());
+            // an image that cannot be pulled ends its run after a few of the kubelet's pulls, not three minutes
+            return Map.of("launcher.logs-period", logsPeriod.toString(), "launcher.image-pull-grace", "PT15S");
         }
         if (service.equals("results-relay")) {
             var config = new java.util.HashMap<>(STUCK_CHECKS);

@@ -117,6 +117,10 @@ public final class LocalRunMain {
                                                     finishes without re-running its finished routes (FINISHED)
                                     killed:         the agent's container is SIGKILLed at the third route (no crash
                                                     file), restarts and resumes from its checkpoint (FINISHED)
+                                    node-lost:      the node of its pod is lost once a route is reported: the Job
+                                                    controller's new pod resumes from S3 (FINISHED)
+                                    unpullable:     its image is in no registry: the run ends naming it, never
+                                                    running (FAILED)
                                     capacity:       made once the others' pods run, it waits for a GPU node longer
                                                     than its track's deadline (%d s, Leaderboard 1.0 SENSORS), then
                                                     a node comes and it runs to the end (FINISHED)

@@ -17,6 +17,7 @@ import java.util.jar.JarFile;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import org.carla.leaderboard.localstack.KubernetesComponent;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.ServiceAccount;
@@ -67,7 +68,7 @@ public final class LocalSystem implements AutoCloseable {
             var starts = new ArrayList<CompletableFuture<ServiceProcess>>();
             for (String service : LocalRunConfig.SERVICES) {
                 starts.add(CompletableFuture.supplyAsync(() -> ServiceProcess.start(service, config.jar(service),
-                        config.serviceDir(service), system.serviceConfig(service), LocalRunConfig.SERVICE_JVM_OPTIONS,
+                        config.serviceDir(service), system.serviceConfig(service), system.jvmOptions(service),
                         READY_TIMEOUT)));
             }
             RuntimeException failure = null;
@@ -101,6 +102,15 @@ public final class LocalSystem implements AutoCloseable {
         var all = new HashMap<>(stack.quarkusConfig(serviceAccount(config.jar(service))));
         all.putAll(config.serviceConfig(service));
         return all;
+    }
+
+    /** The services' JVM options, and the identity of the service's ServiceAccount for the Kubernetes API server. */
+    private List<String> jvmOptions(String service) {
+        var kubernetes = stack.component(KubernetesComponent.NAME, KubernetesComponent.class);
+        var options = new ArrayList<>(LocalRunConfig.SERVICE_JVM_OPTIONS);
+        kubernetes.identity(serviceAccount(config.jar(service)))
+                .forEach((key, value) -> options.add("-D" + key + "=" + value));
+        return options;
     }
 
     /** The ServiceAccount a packaged service's manifest names (its application.properties, in quarkus-app/app). */

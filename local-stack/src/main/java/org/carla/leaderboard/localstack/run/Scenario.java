@@ -28,6 +28,14 @@ public enum Scenario {
      * restarts and resumes from its checkpoint.
      */
     KILLED("FINISHED"),
+    /**
+     * The node of its pod is lost once a route is reported (the pod garbage collector deletes the pod): the Job
+     * controller replaces the pod, whose fresh logs volume init fills from what the run has in S3; the agent resumes
+     * from that checkpoint and drives no finished route again.
+     */
+    NODE_LOST("FINISHED"),
+    /** The participant's image cannot be pulled: the run ends FAILED, naming the image and the registry's answer. */
+    UNPULLABLE("FAILED"),
     /** Its pod waits for a GPU node longer than its track's deadline, then a node comes and it runs to the end. */
     CAPACITY("FINISHED"),
     /** Cancelled on EvalAI while its pod waits for a GPU node: the Job is deleted and the pod never runs. */
@@ -87,14 +95,22 @@ public enum Scenario {
         return this == CAPACITY || this == CANCEL_PENDING;
     }
 
+    /** The participant's image of submission {@code index}: one no registry has for UNPULLABLE (LocalRunConfig). */
+    public String image(int index) {
+        return "registry.local/team-" + index + "/agent:" + label();
+    }
+
     /** Whether a participant's hostile code plays a part in it. */
     public boolean hostile() {
         return this == FORGED_STATUS || this == FORGED_SCORES || this == FORGED_LINKS;
     }
 
-    /** Whether its pod runs at all (a submission cancelled while it waits for capacity never runs). */
+    /**
+     * Whether its pod runs at all: a submission cancelled while it waits for capacity never does, nor one whose image
+     * cannot be pulled.
+     */
     public boolean podRuns() {
-        return this != CANCEL_PENDING;
+        return this != CANCEL_PENDING && this != UNPULLABLE;
     }
 
     /** The team name EvalAI shows for submission {@code index} (from 1). */
@@ -118,13 +134,15 @@ public enum Scenario {
         String outside = outsideDir(stateDir, submissionId).toString();
         String forgedAt = routeIds.get(FORGED_AT_ROUTE);
         return switch (this) {
-            case HAPPY, CAPACITY, CANCEL_PENDING, TEAM_NAME -> Map.of();
+            case HAPPY, CAPACITY, CANCEL_PENDING, TEAM_NAME, UNPULLABLE -> Map.of();
             // Dies while the second route drives (the first JVMs of a pod take a few seconds to start).
             case CRASH -> Map.of("CARLA_STANDIN_DIE_AFTER_SECONDS",
                     Long.toString(4 + config.routeTime().toSeconds() * 3 / 2),
                     "CARLA_STANDIN_DIE_ONCE_MARKER", stateDir.resolve(submissionId + ".carla-died").toString());
-            // Slower routes leave time to cancel before the end, also when a loaded machine delays every report.
-            case CANCEL -> Map.of("EVALUATOR_STANDIN_ROUTE_SECONDS", Long.toString(config.routeTime().toSeconds() * 5));
+            // Slower routes leave time to cancel (to lose the node) before the end, also when a loaded machine delays
+            // every report.
+            case CANCEL, NODE_LOST -> Map.of("EVALUATOR_STANDIN_ROUTE_SECONDS",
+                    Long.toString(config.routeTime().toSeconds() * 5));
             case RESUME -> Map.of("EVALUATOR_STANDIN_CRASH_AT_ROUTE", routeIds.get(RESUME_CRASH_ROUTE),
                     "EVALUATOR_STANDIN_FAIL_POD_MARKER", stateDir.resolve(submissionId + ".evaluator-pod").toString());
             case KILLED -> Map.of("EVALUATOR_STANDIN_KILL_AGENT_AT_ROUTE", routeIds.get(KILLED_AT_ROUTE),

@@ -34,6 +34,7 @@ public final class SubmissionRun {
     private final List<String> routeIds;
     private volatile SubmissionView view;
     private volatile boolean cancelRequested;
+    private volatile boolean nodeLost;
     private volatile boolean resumeRequested;
     private volatile boolean finalUpdateReceived;
 
@@ -65,6 +66,20 @@ public final class SubmissionRun {
             resumeRequested = true;
             view = evalAi.resume(pk);
         }
+    }
+
+    /** NODE_LOST: its first route is reported (so S3 has it) and its node was not lost yet. */
+    boolean losesItsNodeNow() {
+        return scenario == Scenario.NODE_LOST && !nodeLost && !FINAL.contains(status()) && routesDone() >= 1;
+    }
+
+    void nodeLost() {
+        nodeLost = true;
+    }
+
+    /** Whether the node of its pod was lost (NODE_LOST). */
+    public boolean lostItsNode() {
+        return nodeLost;
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.carla.leaderboard.localstack.KubernetesComponent;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.ServiceAccount;
@@ -31,7 +32,7 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * <p>The service signs as the IAM role its ServiceAccount assumes (IRSA), read from its {@code application.properties}
  * ({@code quarkus.kubernetes.namespace}, {@code quarkus.kubernetes.service-account}) or given as the init arg
  * {@code service-account} ({@code namespace:name}); the injected stack's clients are the administrator's (a test's
- * operator).
+ * operator). With the {@code kubernetes} component it talks to the API server as that ServiceAccount, with its token.
  */
 public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
 
@@ -79,7 +80,23 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
         } else {
             stack = newStack("own");
         }
-        return stack.quarkusConfig(serviceAccount());
+        var config = new TreeMap<>(stack.quarkusConfig(serviceAccount()));
+        config.putAll(kubernetesIdentity());
+        return config;
+    }
+
+    /**
+     * With the {@code kubernetes} component: the service under test talks to the API server as the same ServiceAccount,
+     * by fabric8's system properties — set in this JVM for a {@code @QuarkusTest}, returned for a
+     * {@code @QuarkusIntegrationTest}, whose process gets them as {@code -D} options.
+     */
+    private Map<String, String> kubernetesIdentity() {
+        if (!stack.started().contains(KubernetesComponent.NAME)) {
+            return Map.of();
+        }
+        var identity = stack.component(KubernetesComponent.NAME, KubernetesComponent.class).identity(serviceAccount());
+        identity.forEach(System::setProperty);
+        return identity;
     }
 
     private ServiceAccount serviceAccount() {

@@ -1,12 +1,14 @@
 package org.carla.leaderboard.localstack.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -66,12 +68,17 @@ class ContainerUsersTests extends LocalJobRunnerFixture {
         Job job = job("non-root", 0, 3L, List.of(), List.of(imageUser, explicitRoot));
         job.getSpec().getTemplate().getSpec().setSecurityContext(new PodSecurityContextBuilder().withRunAsNonRoot(true)
                 .build());
-        client.batch().v1().jobs().resource(job).create();
+        Job created = client.batch().v1().jobs().resource(job).create();
 
+        // Read while it waits: the controller deletes a failing Job's pods before it marks the Job Failed (1.31).
+        await().atMost(Duration.ofSeconds(60)).until(() -> client.pods().withLabel("controller-uid",
+                created.getMetadata().getUid()).list().getItems().stream().anyMatch(p -> p.getStatus() != null
+                        && p.getStatus().getContainerStatuses() != null && p.getStatus().getContainerStatuses().size() == 2
+                        && p.getStatus().getContainerStatuses().stream().allMatch(c -> c.getState().getWaiting() != null
+                                && "CreateContainerConfigError".equals(c.getState().getWaiting().getReason()))));
+        var pod = onlyPod(created);
         Job failed = awaitCondition("non-root", "Failed");
-
         assertThat(condition(failed, "Failed").getReason()).isEqualTo("DeadlineExceeded");
-        var pod = onlyPod(failed);
         var image = containerStatus(pod, "image-user").getState().getWaiting();
         assertThat(image.getReason()).isEqualTo("CreateContainerConfigError");
         assertThat(image.getMessage()).isEqualTo("container has runAsNonRoot and image will run as root (pod: \""

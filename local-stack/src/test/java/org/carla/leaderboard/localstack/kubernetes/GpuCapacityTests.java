@@ -32,12 +32,13 @@ class GpuCapacityTests extends LocalJobRunnerFixture {
     void aGpuPodWaitsUnschedulableUntilANodeFreesAndPodsArePlacedInCreationOrder() {
         create(job("first", 0, null, List.of(), List.of(gpu(host("sim", "sleep", "300")))));
         awaitRunning("first");
-        create(job("second", 0, null, List.of(), List.of(gpu(program("sim", "stamp", "/data/second", "1000")))));
+        create(job("second", 0, null, List.of(), List.of(gpu(host("sim", "sleep", "300")))));
+        // third's pod is created once second's waits: the controller creates each Job's pod on its own, in no order
+        Pod waiting = awaitPod("second", pod -> condition(pod, "PodScheduled") != null);
         create(job("third", 0, null, List.of(), List.of(gpu(host("sim", "true")))));
         create(job("no-gpu", 0, null, List.of(), List.of(host("main", "true"))));
 
         awaitCondition("no-gpu", "Complete");
-        Pod waiting = awaitPod("second", pod -> condition(pod, "PodScheduled") != null);
         assertThat(waiting.getStatus().getPhase()).isEqualTo("Pending");
         assertThat(condition(waiting, "PodScheduled").getStatus()).isEqualTo("False");
         assertThat(condition(waiting, "PodScheduled").getReason()).isEqualTo("Unschedulable");
@@ -57,8 +58,9 @@ class GpuCapacityTests extends LocalJobRunnerFixture {
         assertThat(condition(placed, "PodScheduled").getStatus()).isEqualTo("True");
         assertThat(placed.getSpec().getNodeName()).isEqualTo(PodObjects.NODE_NAME);
         assertThat(placed.getStatus().getStartTime()).isNotNull();
+        // second holds the node for as long as the test says (a loaded machine's timing cannot place third early)
         assertThat(condition(onlyPod(jobs().withName("third").get()), "PodScheduled").getStatus()).isEqualTo("False");
-        awaitCondition("second", "Complete");
+        jobs().withName("second").withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
         awaitCondition("third", "Complete");
     }
 
@@ -85,10 +87,9 @@ class GpuCapacityTests extends LocalJobRunnerFixture {
         create(job("placed-later", 0, null, List.of(), List.of(gpu(host("sim", "true")))));
         awaitPod("patched", pod -> condition(pod, "PodScheduled") != null);
 
-        jobs().withName("patched").edit(job -> {
-            job.getSpec().setActiveDeadlineSeconds(3L);
-            return job;
-        });
+        // a patch, as the launcher moves the deadline: no resourceVersion to conflict with the runner's status writes
+        jobs().withName("patched").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"spec\":{\"activeDeadlineSeconds\":3}}");
 
         Job failed = awaitCondition("patched", "Failed");
         assertThat(condition(failed, "Failed").getReason()).isEqualTo("DeadlineExceeded");

@@ -26,10 +26,7 @@ class JobLifecycleTests extends LocalJobRunnerFixture {
         String firstPod = onlyPod(jobs().withName("paused").get()).getMetadata().getName();
         String firstStart = jobs().withName("paused").get().getStatus().getStartTime();
 
-        jobs().withName("paused").edit(j -> {
-            j.getSpec().setSuspend(true);
-            return j;
-        });
+        suspend("paused", true);
 
         await().atMost(Duration.ofSeconds(30)).until(() -> client.pods().withLabel("job-name", "paused").list()
                 .getItems().isEmpty() && JobStatusWriter.suspended(jobs().withName("paused").get()));
@@ -42,10 +39,7 @@ class JobLifecycleTests extends LocalJobRunnerFixture {
         await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().getEpochSecond()
                 > Instant.parse(firstStart).getEpochSecond());
 
-        jobs().withName("paused").edit(j -> {
-            j.getSpec().setSuspend(false);
-            return j;
-        });
+        suspend("paused", false);
 
         await().atMost(Duration.ofSeconds(30)).until(() -> runner.processes().size() == 1);
         Job resumed = jobs().withName("paused").get();
@@ -65,10 +59,7 @@ class JobLifecycleTests extends LocalJobRunnerFixture {
         assertThat(jobs().withName("queued").get().getStatus().getStartTime()).isNull();
         assertThat(client.pods().withLabel("job-name", "queued").list().getItems()).isEmpty();
 
-        jobs().withName("queued").edit(j -> {
-            j.getSpec().setSuspend(false);
-            return j;
-        });
+        suspend("queued", false);
 
         Job done = awaitCondition("queued", "Complete");
         assertThat(done.getStatus().getStartTime()).isNotNull();

@@ -64,6 +64,7 @@ abstract class LocalJobRunnerFixture {
                         .withCommand("/usr/local/bin/program", programArgv())
                         .withUser(new ImageProfile.User(4242, 4343)))
                 .profile(ImageProfile.forImages("registry\\.local/host-tools:.*"))
+                .profile(ImageProfile.forImages("registry\\.local/missing/.*").withPullError("not found"))
                 .profile(ImageProfile.forImages("participant/.*"))
                 .build();
     }
@@ -129,8 +130,35 @@ abstract class LocalJobRunnerFixture {
                 .orElseThrow();
     }
 
+    /** A volume of the Job's latest pod (each pod has volumes of its own). */
     Path volume(String job, String volume) {
-        return workRoot.resolve(job).resolve("volumes").resolve(volume);
+        Path pods = workRoot.resolve(job).resolve("pods");
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.isDirectory(pods) && podFolders(pods).findAny()
+                .isPresent());
+        return podFolders(pods).max(java.util.Comparator.comparing(LocalJobRunnerFixture::created)).orElseThrow()
+                .resolve("volumes").resolve(volume);
+    }
+
+    private static java.util.stream.Stream<Path> podFolders(Path pods) {
+        try (var list = Files.list(pods)) {
+            return list.toList().stream();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static java.nio.file.attribute.FileTime created(Path folder) {
+        try {
+            return Files.readAttributes(folder, java.nio.file.attribute.BasicFileAttributes.class).creationTime();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Sets the Job's {@code spec.suspend} with a patch, so it never conflicts with the runner's status writes. */
+    void suspend(String job, boolean suspend) {
+        jobs().withName(job).patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":" + suspend + "}}");
     }
 
     static long[] stamps(Path file) throws IOException {

@@ -27,8 +27,8 @@ class PodPortsTests {
                 container("agent-1", "2000"), container("simulator-2", "2100")).build();
         var profile = ImageProfile.forImages(".*");
 
-        var first = new PodLayout(work, "job-a", spec, List.of("CARLA_PORT"), false);
-        var second = new PodLayout(work, "job-b", spec, List.of("CARLA_PORT"), false);
+        var first = new PodLayout(work, "job-a", "job-a-bcdfg", spec, List.of("CARLA_PORT"), false);
+        var second = new PodLayout(work, "job-b", "job-b-bcdfg", spec, List.of("CARLA_PORT"), false);
         int simulatorA = port(first.launch(spec.getContainers().get(0), profile, "pod-a", java.util.Map.of()));
         int agentA = port(first.launch(spec.getContainers().get(1), profile, "pod-a", java.util.Map.of()));
         int pair2A = port(first.launch(spec.getContainers().get(2), profile, "pod-a", java.util.Map.of()));
@@ -45,7 +45,7 @@ class PodPortsTests {
     @Test
     void withoutPortVariablesNothingIsShifted() throws Exception {
         PodSpec spec = new PodSpecBuilder().withContainers(container("simulator-1", "2000")).build();
-        var launch = new PodLayout(work, "job-c", spec).launch(spec.getContainers().get(0), ImageProfile.forImages(".*"),
+        var launch = new PodLayout(work, "job-c", "job-c-bcdfg", spec).launch(spec.getContainers().get(0), ImageProfile.forImages(".*"),
                 "pod-c", java.util.Map.of());
         assertThat(launch.env()).containsEntry("CARLA_PORT", "2000");
     }

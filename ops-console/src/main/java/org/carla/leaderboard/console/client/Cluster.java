@@ -19,7 +19,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
- * The submissions' Jobs and pods, read only (RBAC: get, list on jobs and pods of the submissions namespace): one list
+ * The submissions' Jobs and pods, read only (RBAC: list on jobs and pods of the submissions namespace): one list
  * of each per look, selected by the labels job-launcher puts on them ({@link JobLabels}).
  */
 @ApplicationScoped

@@ -23,6 +23,7 @@ import org.carla.leaderboard.domain.pod.PodEnvironment;
 import org.carla.leaderboard.podruntime.ExitCodes;
 import org.carla.leaderboard.podruntime.init.LogsVolume;
 import org.carla.leaderboard.podruntime.init.ResumeDownload;
+import org.carla.leaderboard.podruntime.init.S3Wait;
 import org.carla.leaderboard.podruntime.init.SubmissionArchive;
 import org.carla.leaderboard.podruntime.volume.FolderCopy;
 import org.jboss.logging.Logger;
@@ -32,7 +33,8 @@ import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * {@code pod-runtime init}: the {@code private-contents} init container. Copies the official Leaderboard, ScenarioRunner
- * and CARLA PythonAPI into their volumes, and prepares the logs volume, from S3 on a resume.
+ * and CARLA PythonAPI into their volumes, and prepares the logs volume, from S3 on a resume — RESUME, or a pod that
+ * replaces one of its run (the run's files are in S3 already).
  */
 @Command(mixinStandardHelpOptions = true, name = "init", description = "Fills the Leaderboard volumes and prepares the logs volume (downloads it on RESUME).")
 public class InitCommand implements Callable<Integer> {
@@ -76,6 +78,21 @@ public class InitCommand implements Callable<Integer> {
             Path target = Path.of(PodEnvironment.value(env, volume[1]).orElse(volume[2]));
             long files = FolderCopy.copyContents(Path.of(source.get()), target);
             LOG.infof("init: copied %d files of %s (%s) into %s", files, volume[0], source.get(), target);
+        }
+        try {
+            // A pod the Job controller replaced (its node lost, an eviction) has the same environment as the first
+            // and an empty volume: the run's files already in S3 make it resume as a resumed run does.
+            if (!resume && bucket.isPresent() && submission.isPresent()
+                    && S3Wait.standard().untilAnswered("does the run have files", () -> archive.holdsFiles(
+                            bucket.get(), submission.get()))) {
+                LOG.infof("init: s3://%s/%s/ holds the run's files already: this pod replaces one of the run, resuming",
+                        bucket.get(), submission.get());
+                resume = true;
+            }
+        } catch (SdkException e) {
+            LOG.errorf("init: cannot tell whether s3://%s/%s/ holds files, exit %d: %s", bucket.get(),
+                    submission.get(), ExitCodes.CRASHED, e.getMessage());
+            return ExitCodes.CRASHED;
         }
         if (resume) {
             try {

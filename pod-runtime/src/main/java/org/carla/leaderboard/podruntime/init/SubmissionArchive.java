@@ -17,8 +17,9 @@ import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * A submission's files in its leaderboard's bucket, under {@code <submission_id>/}. Used only by {@code init} on a
- * resume; the S3 client is created on first use, so the other roles never build one.
+ * A submission's files in its leaderboard's bucket, under {@code <submission_id>/}. Used only by {@code init}: whether
+ * the run already has files there, and on a resume the download; the S3 client is created on first use, so the other
+ * roles never build one.
  */
 @ApplicationScoped
 public class SubmissionArchive {
@@ -27,6 +28,14 @@ public class SubmissionArchive {
 
     public SubmissionArchive(S3Client s3) {
         this.s3 = s3;
+    }
+
+    /**
+     * Whether anything is under {@code <id>/}: the run's files of an earlier pod (one the Job controller replaced after
+     * its node was lost, or it was evicted) or of an earlier run.
+     */
+    public boolean holdsFiles(String bucket, String submissionId) {
+        return s3.listObjectsV2(r -> r.bucket(bucket).prefix(submissionId + "/").maxKeys(1)).keyCount() > 0;
     }
 
     /** Deletes {@code <id>/containers-status/}: the status files of the earlier run must not steer this one. */

@@ -111,6 +111,29 @@ class InitAndInstallIT {
     }
 
     @Test
+    void aPodThatReplacesOneOfItsRunResumesFromTheRunsFilesThoughResumeIsUnset() throws Exception {
+        String id = "replaced-" + temp.getFileName().toString().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        put(id + "/agent/agent1/agent_results.json", "{\"entry_status\": \"Started\"}");
+        put(id + "/containers-status/agent-2.done", "");
+        Path logs = temp.resolve("logs");
+        Map<String, String> env = resumeEnv(id, logs, bucket);
+        env.put("RESUME", "false");
+
+        assertThat(run("init", env)).isZero();
+
+        assertThat(logs.resolve("agent/agent1/agent_results.json")).hasContent("{\"entry_status\": \"Started\"}");
+        assertThat(keys(id + "/")).containsExactly(id + "/agent/agent1/agent_results.json");
+        assertThat(logs.resolve("containers-status")).isEmptyDirectory();
+
+        String fresh = id + "-fresh";
+        Path freshLogs = temp.resolve("fresh-logs");
+        Map<String, String> freshEnv = resumeEnv(fresh, freshLogs, bucket);
+        freshEnv.put("RESUME", "false");
+        assertThat(run("init", freshEnv)).as("a run's first pod: nothing in S3, nothing to resume").isZero();
+        assertThat(freshLogs.resolve("agent/agent1")).isEmptyDirectory();
+    }
+
+    @Test
     void aFailedDownloadFailsTheContainerAndLeavesNothingBehind() throws Exception {
         Path logs = temp.resolve("logs");
 

@@ -10,6 +10,7 @@ import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.layout.SubmissionFiles;
+import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.relay.config.RelayConfig;
 
 /**
@@ -44,6 +45,9 @@ class FailureExplanation {
         if (hideLogs) {
             return text.append(LOGS_HIDDEN).append('\n').toString();
         }
+        if (event.outcome() == JobFinished.Outcome.DELETED && JobFinished.IMAGE_PULL_FAILED.equals(event.reason())) {
+            return text.toString(); // nothing of the submission ran: there is no log to show
+        }
         var failing = failingContainers(event.containers());
         if (failing.isEmpty()) {
             return text.append("No container reported an error.\n").toString();
@@ -68,6 +72,9 @@ class FailureExplanation {
             return "it waited for a GPU node longer than the cluster allows and never ran (" + reason
                     + "); it used no GPU time. Resubmit, or ask the organisers if this happens again.";
         }
+        if (event.outcome() == JobFinished.Outcome.DELETED && reason.equals(JobFinished.IMAGE_PULL_FAILED)) {
+            return unpulled(event.containers());
+        }
         if (event.outcome() == JobFinished.Outcome.DELETED) {
             return "its Job was deleted before it finished" + (reason.isBlank() ? "." : " (" + reason + ").");
         }
@@ -78,6 +85,27 @@ class FailureExplanation {
             case "" -> "not every container finished its work.";
             default -> reason + ".";
         };
+    }
+
+    /**
+     * "your image X could not be pulled: why" for the participant's image (an agent's), the runtime's own reason; an
+     * image of the evaluation's own is the organisers' to mend, and the message says so.
+     */
+    private static String unpulled(List<ContainerOutcome> containers) {
+        var failed = containers.stream().filter(c -> c.image() != null && c.imageNotPulled()).toList();
+        var participant = failed.stream().filter(c -> c.name().startsWith(StatusFiles.Role.AGENT.prefix() + "-"))
+                .findFirst();
+        if (participant.isPresent()) {
+            return "your image " + participant.get().image() + " could not be pulled: " + why(participant.get()) + ".";
+        }
+        return failed.stream().findFirst().map(c -> "the evaluation's image " + c.image() + " could not be pulled: "
+                + why(c) + "; the organisers are told. Resubmit once they have mended it.")
+                .orElse("an image of the evaluation could not be pulled (" + JobFinished.IMAGE_PULL_FAILED + ").");
+    }
+
+    private static String why(ContainerOutcome container) {
+        return container.message() == null || container.message().isBlank() ? container.lastReason()
+                : container.message();
     }
 
     /** The containers that ended with an error; failing those, the ones that had to be restarted. */

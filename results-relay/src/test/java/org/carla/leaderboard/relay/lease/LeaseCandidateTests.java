@@ -5,24 +5,29 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.carla.leaderboard.localstack.kubernetes.KubernetesApiServer;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 /**
  * Two relays standing for one Lease on the local stack's API server (fabric8's server in CRUD mode, which answers
- * 409 to a write with a stale resourceVersion as a real one does): one is active at a time; a holder that dies without
+ * 409 to a write with a stale resourceVersion as a real one does), each as the relay's ServiceAccount, under the Role
+ * deploy/ gives it: one is active at a time; a holder that dies without
  * a goodbye is replaced once its Lease lapses, not before; one that closes releases it and is replaced at once.
  */
 class LeaseCandidateTests {
@@ -31,6 +36,8 @@ class LeaseCandidateTests {
     /** Long enough that a release is told apart from a lapse on a loaded machine; short enough for a test. */
     static final Duration DURATION = Duration.ofSeconds(10);
     static final Duration PATIENCE = Duration.ofSeconds(90);
+    /** A Lease's time as client-go writes it (RFC 3339 with microseconds). */
+    private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX");
 
     private KubernetesApiServer server;
     /** The test's own view of the API server. */
@@ -64,8 +71,9 @@ class LeaseCandidateTests {
 
     @BeforeEach
     void startTheApiServer() {
-        server = KubernetesApiServer.start(0, List.of(NAMESPACE));
-        observer = client();
+        server = KubernetesApiServer.start(0);
+        observer = server.newClient();
+        clients.add(observer);
     }
 
     @AfterEach
@@ -76,13 +84,13 @@ class LeaseCandidateTests {
     }
 
     /**
-     * A client set as the relay's (application.properties): one attempt per call, bounded, so a holder cut off stands
-     * down within the renew deadline plus one call.
+     * A client set as the relay's (application.properties), as its ServiceAccount, whose Role the API server enforces:
+     * one attempt per call, bounded, so a holder cut off stands down within the renew deadline plus one call.
      */
     private KubernetesClient client() {
-        var client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty()).withMasterUrl(server.url())
-                .withRequestTimeout(1000).withConnectionTimeout(1000).withRequestRetryBackoffLimit(0)
-                .withHttp2Disable(true).build()).build();
+        var relay = ServiceAccount.ofClassPath(getClass().getClassLoader()).orElseThrow();
+        var client = new KubernetesClientBuilder().withConfig(server.clientConfig(relay)
+                .withRequestTimeout(1000).withConnectionTimeout(1000).withRequestRetryBackoffLimit(0).build()).build();
         clients.add(client);
         return client;
     }
@@ -139,7 +147,7 @@ class LeaseCandidateTests {
                 .isBefore(lastRenewal.plus(DURATION));
 
         // the API server is back (empty, as after a restore): a takes the Lease again in a new term
-        server = KubernetesApiServer.start(port, List.of(NAMESPACE));
+        server = KubernetesApiServer.start(port);
         await().atMost(PATIENCE).until(() -> relay.begun.get() == 2 && relay.active());
     }
 
@@ -161,6 +169,8 @@ class LeaseCandidateTests {
         assertThat(second.begunAt).as("released: taken before it would have lapsed")
                 .isBefore(lastRenewal.plus(DURATION)).isAfterOrEqualTo(closed);
         assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("relay-b-2");
+        assertThat(server.unusedGrants(ServiceAccount.ofClassPath(getClass().getClassLoader()).orElseThrow()))
+                .as("the relay's Role grants exactly what a Lease's life uses: create, get, renew, release").isEmpty();
     }
 
     @Test
@@ -170,11 +180,11 @@ class LeaseCandidateTests {
         var a = candidate(client, "relay-a-3", relay);
         await().atMost(PATIENCE).until(a::holding);
 
-        // another holder wrote over it (a partition healed the wrong way): a's renewals fail, it stands down
-        var taken = lease();
-        taken.getSpec().setHolderIdentity("relay-c-3");
-        taken.getSpec().setRenewTime(java.time.ZonedDateTime.now());
-        observer.leases().inNamespace(NAMESPACE).resource(taken).update();
+        // another holder wrote over it (a partition healed the wrong way): a's renewals fail, it stands down. A patch
+        // without a resourceVersion, so a's renewal in the same instant cannot turn it into a conflict
+        String renewed = MICRO_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
+        observer.leases().inNamespace(NAMESPACE).withName("results-relay").patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"spec\":{\"holderIdentity\":\"relay-c-3\",\"renewTime\":\"" + renewed + "\"}}");
 
         await().atMost(PATIENCE).until(() -> !relay.active());
         assertThat(a.holder()).contains("relay-c-3");

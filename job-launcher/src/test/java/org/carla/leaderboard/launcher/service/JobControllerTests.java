@@ -1,0 +1,160 @@
+package org.carla.leaderboard.launcher.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.Map;
+
+import org.carla.leaderboard.domain.event.JobFinished;
+import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
+import org.carla.leaderboard.domain.event.JobFinished.Outcome;
+import org.carla.leaderboard.domain.event.JobStarted;
+import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.domain.track.TrackSpec;
+import org.carla.leaderboard.launcher.job.JobEnd;
+import org.carla.leaderboard.localstack.KubernetesComponent;
+import org.carla.leaderboard.localstack.ServiceAccount;
+import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The launcher's Jobs under the Job controller as it is (the local stack's Job runner, one GPU node): a pair crash is
+ * two restarts, and the controller fails a Job once the restart counts reach its backoffLimit; a failed Job's pods are
+ * deleted before it is marked Failed, so its report rests on what the launcher saw of them; a participant's image that
+ * cannot be pulled ends the run, and frees the node, within the launcher's grace. Every container is a shell one-liner
+ * keyed on its role ({@code $0}: simulator, agent, ...); an agent image and a CARLA image of a test crash once or
+ * twice, or cannot be pulled.
+ */
+@QuarkusTest
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@QuarkusTestResource(value = LocalStackResource.class, restrictToAnnotatedClass = true, initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,kubernetes"),
+        @ResourceArg(name = "local-stack.kubernetes.gpu-capacity", value = "1"),
+        @ResourceArg(name = "local-stack.images.every-image.image", value = ".*"),
+        @ResourceArg(name = "local-stack.images.every-image.command./usr/local/bin/pod-runtime", value = "/bin/true"),
+        @ResourceArg(name = "local-stack.images.every-image.command./opt/pod-runtime/pod-runtime",
+                value = "[\"/bin/sh\", \"-c\", \"sleep 1\"]"),
+        // the simulator and the agent of a pair that crashes n times (the image's tag), then drives to the end
+        @ResourceArg(name = "local-stack.images.crash0.image", value = "registry\\.example\\.org/crashing/[a-z]+:0"),
+        @ResourceArg(name = "local-stack.images.crash0.order", value = "10"),
+        @ResourceArg(name = "local-stack.images.crash0.command./opt/pod-runtime/pod-runtime",
+                value = JobControllerTests.CRASHING),
+        @ResourceArg(name = "local-stack.images.crash0.env.CRASHES", value = "0"),
+        @ResourceArg(name = "local-stack.images.crash1.image", value = "registry\\.example\\.org/crashing/[a-z]+:1"),
+        @ResourceArg(name = "local-stack.images.crash1.order", value = "10"),
+        @ResourceArg(name = "local-stack.images.crash1.command./opt/pod-runtime/pod-runtime",
+                value = JobControllerTests.CRASHING),
+        @ResourceArg(name = "local-stack.images.crash1.env.CRASHES", value = "1"),
+        @ResourceArg(name = "local-stack.images.crash2.image", value = "registry\\.example\\.org/crashing/[a-z]+:2"),
+        @ResourceArg(name = "local-stack.images.crash2.order", value = "10"),
+        @ResourceArg(name = "local-stack.images.crash2.command./opt/pod-runtime/pod-runtime",
+                value = JobControllerTests.CRASHING),
+        @ResourceArg(name = "local-stack.images.crash2.env.CRASHES", value = "2"),
+        @ResourceArg(name = "local-stack.images.crash5.image", value = "registry\\.example\\.org/crashing/[a-z]+:5"),
+        @ResourceArg(name = "local-stack.images.crash5.order", value = "10"),
+        @ResourceArg(name = "local-stack.images.crash5.command./opt/pod-runtime/pod-runtime",
+                value = JobControllerTests.CRASHING),
+        @ResourceArg(name = "local-stack.images.crash5.env.CRASHES", value = "5"),
+        @ResourceArg(name = "local-stack.images.unpullable.image", value = "registry\\.example\\.org/missing/.*"),
+        @ResourceArg(name = "local-stack.images.unpullable.order", value = "10"),
+        @ResourceArg(name = "local-stack.images.unpullable.pull-error",
+                value = "registry.example.org/missing/agent:v1: not found") })
+class JobControllerTests extends LauncherStory {
+
+    /** Counts its runs in the logs volume; exits 3 for the first {@code $CRASHES}, then 0. */
+    static final String CRASHING = "[\"/bin/sh\", \"-c\", \"m=$LOGS_DIR/$0.runs;"
+            + " n=$(($(cat $m 2>/dev/null || echo 0) + 1)); echo $n > $m; [ $n -gt $CRASHES ] && exit 0; exit 3\"]";
+
+    @Test
+    void aTrackAllowingOneResumeSurvivesOnePairCrashAndFailsAtTheSecond() {
+        LaunchRequest once = crashing("crashes once", 1);
+        LaunchRequest twice = crashing("crashes twice", 2);
+
+        launched(once);
+        JobFinished survived = awaitFinished(once);
+        assertThat(survived.outcome()).as("reason %s", survived.reason()).isEqualTo(Outcome.SUCCEEDED);
+        assertThat(survived.containers()).filteredOn(c -> c.name().endsWith("-1"))
+                .extracting(ContainerOutcome::restartCount).containsOnly(1);
+
+        launched(twice);
+        JobFinished failed = awaitFinished(twice);
+        assertThat(failed.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(failed.reason()).isEqualTo("BackoffLimitExceeded");
+    }
+
+    @Test
+    void aFailedRunsReportSaysHowItsContainersFailedThoughTheControllerDeletedItsPod() {
+        LaunchRequest request = crashing("keeps crashing", 5);
+        String name = launched(request);
+
+        JobFinished failed = awaitFinished(request);
+
+        assertThat(failed.reason()).isEqualTo("BackoffLimitExceeded");
+        assertThat(kubernetes.pods().inNamespace(config.namespace()).withLabel("job-name", name).list().getItems())
+                .as("the controller deleted the pod before it marked the Job Failed").isEmpty();
+        assertThat(failed.containers()).filteredOn(c -> c.name().equals("agent-1")).singleElement()
+                .satisfies(agent -> {
+                    assertThat(agent.lastExitCode()).isEqualTo(3);
+                    assertThat(agent.restartCount()).isPositive();
+                });
+    }
+
+    @Test
+    void anImageThatCannotBePulledEndsTheRunWithoutAStartAndFreesTheNode() {
+        LaunchRequest unpullable = LaunchRequest.of(crashing("cannot pull", 0).submission(), 1,
+                "registry.example.org/missing/agent:v1", false, track("registry.example.org/crashing/carla:0", 3600),
+                Instant.now());
+        LaunchRequest next = crashing("waits for the node", 0);
+        String name = launched(unpullable);
+        launched(next);
+
+        JobFinished ended = awaitFinished(unpullable);
+
+        assertThat(ended.outcome()).isEqualTo(Outcome.DELETED);
+        assertThat(ended.reason()).isEqualTo(JobEnd.IMAGE_PULL_FAILED);
+        assertThat(ended.startedAt()).isNull();
+        assertThat(events().eventsNow(pk(unpullable))).noneMatch(JobStarted.class::isInstance);
+        assertThat(ended.containers()).filteredOn(c -> c.name().equals("agent-1")).singleElement()
+                .satisfies(agent -> {
+                    assertThat(agent.image()).isEqualTo("registry.example.org/missing/agent:v1");
+                    assertThat(agent.lastReason()).isIn("ErrImagePull", "ImagePullBackOff");
+                    assertThat(agent.message()).isEqualTo("failed to pull and unpack image"
+                            + " \"registry.example.org/missing/agent:v1\": failed to resolve reference"
+                            + " \"registry.example.org/missing/agent:v1\": registry.example.org/missing/agent:v1:"
+                            + " not found");
+                });
+        awaitGone(name);
+        // the node it held runs the next run
+        assertThat(awaitFinished(next).outcome()).isEqualTo(Outcome.SUCCEEDED);
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void theRunsAboveUsedEveryPermissionTheLaunchersRoleGrants() {
+        var launcher = ServiceAccount.ofClassPath(getClass().getClassLoader()).orElseThrow();
+        assertThat(stack.component(KubernetesComponent.NAME, KubernetesComponent.class).api().unusedGrants(launcher))
+                .as("deploy/'s Role grants what the launcher never asks: a permission to drop").isEmpty();
+    }
+
+    /** A run of one pair whose simulator and agent both crash {@code crashes} times, on a track allowing one resume. */
+    private LaunchRequest crashing(String teamName, int crashes) {
+        LaunchRequest base = request(teamName, 1, 3600);
+        return LaunchRequest.of(base.submission(), 1, "registry.example.org/crashing/agent:" + crashes, false,
+                track("registry.example.org/crashing/carla:" + crashes, 3600), base.requestedAt());
+    }
+
+    private static TrackSpec track(String simulatorImage, long deadlineSeconds) {
+        return new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20", LeaderboardVersion.V2_0,
+                "/workspace/leaderboard/data/routes_testing.xml", null, 4, 1, 1, "g5.12xlarge", simulatorImage,
+                "carla-leaderboard/leaderboard-20:latest", "carla-leaderboard/pod-runtime:latest", "vulkan",
+                deadlineSeconds, 1, false, null, Map.of());
+    }
+}

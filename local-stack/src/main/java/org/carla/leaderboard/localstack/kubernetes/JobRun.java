@@ -1,0 +1,359 @@
+package org.carla.leaderboard.localstack.kubernetes;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+import org.jboss.logging.Logger;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+
+/**
+ * The Job controller's part for one Job (kubernetes pkg/controller/job/job_controller.go {@code syncJob}, 1.31): the
+ * Job active with its start time and {@link ActiveDeadline}, one pod at a time ({@link PodRun}), and after each change
+ * of a pod, the controller's judgement in its order: a pod failure policy's FailJob, then backoffLimit — failed pods
+ * beyond it, or {@link JobFailureRules#pastBackoffLimitOnFailure the restart counts} reaching it —, then the deadline.
+ * A Job that fails gets {@code FailureTarget}, its active pods are deleted, and {@code Failed} comes once none is
+ * terminating; a pod that succeeded completes it; a pod that failed (Never), was evicted, interrupted or lost with its
+ * node is counted (unless the policy Ignores it) and replaced, after the controller's pod failure back-off, by a pod
+ * with fresh volumes — once it is gone when only failed pods are replaced ({@code podReplacementPolicy: Failed}).
+ * Every decision runs on the Job's own thread.
+ */
+final class JobRun implements PodRun.Owner {
+
+    private static final Logger LOG = Logger.getLogger(JobRun.class);
+
+    /** Why the Job fails, as its FailureTarget says it. */
+    private record Failure(String reason, String message) {
+    }
+
+    private final LocalJobRunnerOptions options;
+    private final Optional<Path> setpriv;
+    private final GpuCapacity capacity;
+    private final LongSupplier creationOrder;
+    private final JobStatusWriter writer;
+    private final String jobName;
+    private final ScheduledExecutorService thread;
+    private final ActiveDeadline deadline;
+    private final List<PodRun> pods = new ArrayList<>();
+    private final Set<String> counted = new HashSet<>();
+    private final Set<String> released = new HashSet<>();
+    private volatile Job job;
+    private int failed;
+    private int failuresSinceSuccess;
+    private Instant lastFailure;
+    private Failure failure;
+    private boolean deadlinePassed;
+    private boolean finished;
+    private boolean stopped;
+    private ScheduledFuture<?> replacement;
+    private JobStatusWriter.Counts written;
+
+    JobRun(LocalJobRunnerOptions options, Job job, Optional<Path> setpriv, GpuCapacity capacity,
+            LongSupplier creationOrder) {
+        this.options = options;
+        this.setpriv = setpriv;
+        this.capacity = capacity;
+        this.creationOrder = creationOrder;
+        this.writer = new JobStatusWriter(options.client(), options.namespace());
+        this.job = job;
+        this.jobName = job.getMetadata().getName();
+        var executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread t = new Thread(runnable, "job-" + jobName);
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.thread = executor;
+        this.deadline = new ActiveDeadline(thread, () -> {
+            deadlinePassed = true;
+            sync();
+        });
+    }
+
+    String jobName() {
+        return jobName;
+    }
+
+    /** The Job becomes active: its start time (kept across a runner restart, reset on a resume), a pod. */
+    void start() {
+        execute(() -> {
+            Job started = writer.started(jobName);
+            if (started == null) {
+                return;
+            }
+            job = started;
+            // The deadline first, from the Job's start: Pending time counts, and a pod never placed still ends.
+            deadline.arm(Instant.parse(started.getStatus().getStartTime()), started.getSpec().getActiveDeadlineSeconds());
+            createPod();
+        });
+    }
+
+    /** The Job as it is now (the launcher may patch {@code spec.activeDeadlineSeconds} on the live Job). */
+    void changed(Job current) {
+        job = current;
+        execute(() -> deadline.change(current.getSpec().getActiveDeadlineSeconds()));
+    }
+
+    @Override
+    public void podChanged(PodRun pod) {
+        execute(this::sync);
+    }
+
+    /** Every live process of the Job's pods. */
+    List<ProcessHandle> processes() {
+        List<ProcessHandle> handles = new ArrayList<>();
+        podsNow().forEach(pod -> handles.addAll(pod.processes()));
+        return handles;
+    }
+
+    /** The pod that is on a node now, for the knobs that act on it (kill a container, lose its node, ...). */
+    <T> Optional<T> onCurrentPod(Function<PodRun, T> action) {
+        return podsNow().stream().filter(pod -> pod.snapshot() != null && pod.snapshot().getStatus() != null
+                && pod.snapshot().getStatus().getStartTime() != null && !terminal(pod.snapshot()) && !pod.gone())
+                .reduce((first, second) -> second).map(action);
+    }
+
+    /**
+     * Suspended (the controller deletes the active pods; its start time stays), or the Job is deleted or the runner
+     * closes ({@code deletePods}: the garbage collector removes a deleted Job's pods): stops every process and the
+     * Job's thread, waiting for them.
+     */
+    void stop(boolean deletePods) {
+        List<PodRun> all;
+        synchronized (this) {
+            stopped = true;
+            all = List.copyOf(pods);
+        }
+        call(() -> {
+            finished = true;
+            deadline.cancel();
+            if (replacement != null) {
+                replacement.cancel(false);
+            }
+            return null;
+        });
+        thread.shutdownNow();
+        all.parallelStream().forEach(pod -> pod.stop(deletePods));
+    }
+
+    // The controller's sync
+
+    private void sync() {
+        if (finished) {
+            return;
+        }
+        Job current = job;
+        List<Pod> seen = new ArrayList<>();
+        for (PodRun pod : podsNow()) {
+            Pod snapshot = pod.snapshot();
+            if (snapshot == null) {
+                continue;
+            }
+            seen.add(snapshot);
+            account(pod, snapshot, current);
+        }
+        if (failure == null) {
+            failure = judge(current, seen);
+            if (failure != null) {
+                LOG.infof("job %s: fails (%s)", jobName, failure.reason());
+                writer.failureTarget(jobName, failure.reason(), failure.message(), counts(seen));
+                deleteActivePods();
+            }
+        }
+        if (failure != null) {
+            if (seen.stream().noneMatch(JobRun::terminating) && podsNow().stream().noneMatch(JobRun::active)) {
+                finish(() -> writer.failed(jobName, failure.reason(), failure.message(), counts(seen)), "failed ("
+                        + failure.reason() + ")");
+            } else {
+                write(counts(seen));
+            }
+            return;
+        }
+        if (seen.stream().anyMatch(pod -> "Succeeded".equals(pod.getStatus().getPhase()))
+                && podsNow().stream().noneMatch(JobRun::active)) {
+            finish(() -> writer.complete(jobName, counts(seen)), "complete");
+            return;
+        }
+        write(counts(seen));
+        replaceIfNone(current, seen);
+    }
+
+    /** The controller's failure checks, in its order; null while the Job goes on. */
+    private Failure judge(Job current, List<Pod> seen) {
+        for (Pod pod : seen) {
+            if (JobFailureRules.isPodFailed(pod, current)) {
+                Optional<String> failJob = JobFailureRules.match(current.getSpec().getPodFailurePolicy(), pod)
+                        .failJobMessage();
+                if (failJob.isPresent()) {
+                    return new Failure("PodFailurePolicy", failJob.get());
+                }
+            }
+        }
+        if (failed > JobFailureRules.backoffLimit(current) || JobFailureRules.pastBackoffLimitOnFailure(current, seen)) {
+            return new Failure(JobStatusWriter.BACKOFF_LIMIT_EXCEEDED, "Job has reached the specified backoff limit");
+        }
+        if (deadlinePassed) {
+            return new Failure(JobStatusWriter.DEADLINE_EXCEEDED, "Job was active longer than specified deadline");
+        }
+        return null;
+    }
+
+    /**
+     * A pod that failed is counted once (not against backoffLimit when the policy Ignores it; every pod still going
+     * when the Job fails is failed), one that succeeded ends the failure streak; once the kubelet is done with it, the
+     * controller removes its tracking finalizer, so a deleted pod goes.
+     */
+    private void account(PodRun run, Pod pod, Job current) {
+        String name = pod.getMetadata().getName();
+        boolean succeeded = "Succeeded".equals(pod.getStatus().getPhase());
+        boolean failedPod = JobFailureRules.isPodFailed(pod, current)
+                || (failure != null && !succeeded && (terminal(pod) || terminating(pod)));
+        if (failedPod && counted.add(name)) {
+            lastFailure = Instant.now();
+            failuresSinceSuccess++;
+            if (JobFailureRules.match(current.getSpec().getPodFailurePolicy(), pod).countFailed()) {
+                failed++;
+            }
+        } else if (succeeded && counted.add(name)) {
+            failuresSinceSuccess = 0;
+        }
+        if (terminal(pod) && released.add(name)) {
+            run.release();
+        }
+    }
+
+    /**
+     * No pod active: a new one, after the controller's pod failure back-off (base, doubling per failure since the last
+     * success, to the maximum), and only once the failed pod is gone when only failed pods are replaced.
+     */
+    private void replaceIfNone(Job current, List<Pod> seen) {
+        if (stopped || replacement != null || podsNow().stream().anyMatch(JobRun::active)) {
+            return;
+        }
+        if (JobFailureRules.onlyReplaceFailedPods(current) && seen.stream().anyMatch(JobRun::terminating)) {
+            return;
+        }
+        Duration wait = Duration.ZERO;
+        if (lastFailure != null && failuresSinceSuccess > 0) {
+            long backoff = options.backoffBase().toMillis() << Math.min(failuresSinceSuccess - 1, 20);
+            wait = Duration.ofMillis(Math.min(backoff, options.backoffMax().toMillis()))
+                    .minus(Duration.between(lastFailure, Instant.now()));
+        }
+        LOG.infof("job %s: no active pod, a new one in %d ms", jobName, Math.max(0, wait.toMillis()));
+        replacement = thread.schedule(() -> {
+            replacement = null;
+            createPod();
+        }, Math.max(0, wait.toMillis()), TimeUnit.MILLISECONDS);
+    }
+
+    private void createPod() {
+        if (finished || stopped) {
+            return;
+        }
+        PodRun pod = new PodRun(options, job, setpriv, capacity, creationOrder.getAsLong(), this);
+        synchronized (this) {
+            pods.add(pod);
+        }
+        pod.start();
+    }
+
+    private void deleteActivePods() {
+        podsNow().stream().filter(JobRun::active).forEach(PodRun::delete);
+    }
+
+    private void finish(Runnable status, String what) {
+        finished = true;
+        deadline.cancel();
+        status.run();
+        LOG.infof("job %s: %s", jobName, what);
+        thread.shutdown();
+    }
+
+    private void write(JobStatusWriter.Counts counts) {
+        if (!counts.equals(written)) {
+            written = counts;
+            writer.counts(jobName, counts);
+        }
+    }
+
+    private JobStatusWriter.Counts counts(List<Pod> seen) {
+        int active = (int) seen.stream().filter(pod -> !terminal(pod) && !terminating(pod)).count();
+        int ready = (int) seen.stream().filter(pod -> !terminal(pod) && !terminating(pod) && ready(pod)).count();
+        int terminating = (int) seen.stream().filter(JobRun::terminating).count();
+        return new JobStatusWriter.Counts(active, ready, terminating, failed);
+    }
+
+    // What the controller reads of a pod
+
+    private static boolean active(PodRun pod) {
+        Pod snapshot = pod.snapshot();
+        return !pod.gone() && (snapshot == null || (!terminal(snapshot) && !terminating(snapshot)));
+    }
+
+    private static boolean terminal(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return "Succeeded".equals(phase) || "Failed".equals(phase);
+    }
+
+    /** Being deleted and not ended yet ({@code CountTerminatingPods}). */
+    private static boolean terminating(Pod pod) {
+        return pod.getMetadata().getDeletionTimestamp() != null && !terminal(pod);
+    }
+
+    private static boolean ready(Pod pod) {
+        return pod.getStatus().getConditions() != null && pod.getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    private synchronized List<PodRun> podsNow() {
+        return List.copyOf(pods);
+    }
+
+    private void execute(Runnable work) {
+        try {
+            thread.execute(() -> {
+                try {
+                    work.run();
+                } catch (RuntimeException e) {
+                    LOG.errorf(e, "job %s: the controller's sync failed", jobName);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // the Job has ended: nothing to decide any more
+        }
+    }
+
+    private void call(java.util.concurrent.Callable<?> work) {
+        try {
+            thread.submit(work).get(30, TimeUnit.SECONDS);
+        } catch (RejectedExecutionException e) {
+            // ended already
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.errorf(e, "job %s: stopping its controller failed", jobName);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return jobName + Objects.toString(failure == null ? "" : " (" + failure.reason() + ")");
+    }
+}

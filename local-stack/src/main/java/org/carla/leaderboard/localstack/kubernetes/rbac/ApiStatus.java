@@ -1,0 +1,86 @@
+package org.carla.leaderboard.localstack.kubernetes.rbac;
+
+import java.util.List;
+
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.StatusCause;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.http.MockResponse;
+
+/**
+ * The API server's refusals, as the {@code Status} objects of k8s.io/apimachinery's {@code errors.New*} and the
+ * handlers' messages: 401 for a token it does not know, 403 with the authorizer's message, 404 for a namespace that
+ * does not exist (the NamespaceLifecycle admission plugin), 422 for an object validation refuses.
+ */
+public final class ApiStatus {
+
+    private ApiStatus() {
+    }
+
+    public static MockResponse unauthorized() {
+        return response(new StatusBuilder().withStatus("Failure").withMessage("Unauthorized").withReason("Unauthorized")
+                .withCode(401).build());
+    }
+
+    /**
+     * {@code jobs.batch "x" is forbidden: User "u" cannot patch resource "jobs" in API group "batch" in the namespace
+     * "n"} ({@code responsewriters.Forbidden}, {@code forbiddenMessage}, {@code errors.NewForbidden}), with the
+     * resolution errors after {@code : } when there were any.
+     */
+    public static MockResponse forbidden(User user, RequestAttributes request, List<String> errors) {
+        String message;
+        if (!request.resourceRequest()) {
+            message = "User \"" + user.name() + "\" cannot " + request.verb() + " path \"" + request.path() + "\"";
+        } else if (!request.namespace().isEmpty()) {
+            message = "User \"" + user.name() + "\" cannot " + request.verb() + " resource \""
+                    + request.combinedResource() + "\" in API group \"" + request.apiGroup() + "\" in the namespace \""
+                    + request.namespace() + "\"";
+        } else {
+            message = "User \"" + user.name() + "\" cannot " + request.verb() + " resource \""
+                    + request.combinedResource() + "\" in API group \"" + request.apiGroup() + "\" at the cluster scope";
+        }
+        if (!errors.isEmpty()) {
+            message += ": RBAC: " + aggregate(errors);
+        }
+        String qualified = request.resource().isEmpty() ? ""
+                : request.apiGroup().isEmpty() ? request.resource() : request.resource() + "." + request.apiGroup();
+        String full = qualified.isEmpty() ? "forbidden: " + message
+                : request.name().isEmpty() ? qualified + " is forbidden: " + message
+                : qualified + " \"" + request.name() + "\" is forbidden: " + message;
+        return response(new StatusBuilder().withStatus("Failure").withMessage(full).withReason("Forbidden")
+                .withNewDetails().withName(empty(request.name())).withGroup(empty(request.apiGroup()))
+                .withKind(empty(request.resource())).endDetails().withCode(403).build());
+    }
+
+    /** {@code namespaces "x" not found}: what NamespaceLifecycle answers a write into a namespace that is not there. */
+    public static MockResponse namespaceNotFound(String namespace) {
+        return response(new StatusBuilder().withStatus("Failure").withMessage("namespaces \"" + namespace
+                + "\" not found").withReason("NotFound").withNewDetails().withName(namespace).withKind("namespaces")
+                .endDetails().withCode(404).build());
+    }
+
+    /** {@code Kind.group "name" is invalid: field: Invalid value: "v": detail} ({@code errors.NewInvalid}). */
+    public static MockResponse invalid(String kind, String group, String name, String field, String value,
+            String detail) {
+        String cause = "Invalid value: \"" + value + "\": " + detail;
+        String qualifiedKind = group.isEmpty() ? kind : kind + "." + group;
+        return response(new StatusBuilder().withStatus("Failure")
+                .withMessage(qualifiedKind + " \"" + name + "\" is invalid: " + field + ": " + cause)
+                .withReason("Invalid").withNewDetails().withName(name).withGroup(empty(group)).withKind(kind)
+                .withCauses(new StatusCause(field, cause, "FieldValueInvalid")).endDetails().withCode(422).build());
+    }
+
+    private static String aggregate(List<String> errors) {
+        return errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]";
+    }
+
+    private static String empty(String value) {
+        return value == null || value.isEmpty() ? null : value;
+    }
+
+    private static MockResponse response(Status status) {
+        return new MockResponse().setResponseCode(status.getCode()).setHeader("Content-Type", "application/json")
+                .setBody(Serialization.asJson(status));
+    }
+}
