@@ -17,7 +17,8 @@ import org.carla.leaderboard.localstack.RunningStack;
 
 /**
  * The whole system on this machine: the local stack (ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI stand-in, the
- * Kubernetes API server with the Job runner), the three services and ops-console from their packaged jars, pointed at it.
+ * Kubernetes API server with the Job runner), the three services and ops-console as packaged (jars or native
+ * executables, {@link Packaging}), pointed at it.
  * {@link #close()} stops the services, then the stack, and a shutdown hook does the same on Ctrl-C.
  */
 public final class LocalSystem implements AutoCloseable {
@@ -38,14 +39,11 @@ public final class LocalSystem implements AutoCloseable {
 
     /** Starts the stack, then the services (and ops-console) in parallel; returns once every one is ready. */
     public static LocalSystem start(LocalRunConfig config) {
-        for (String service : LocalRunConfig.SERVICES) {
-            if (!Files.isRegularFile(config.jar(service))) {
-                throw new IllegalStateException(config.jar(service) + " is missing: package the services first "
-                        + "(./mvnw -B package -DskipTests, or ./run-local.sh which does it)");
+        for (String module : LocalRunConfig.PROGRAMS) {
+            if (!Files.isRegularFile(config.program(module))) {
+                throw new IllegalStateException(config.program(module) + " is missing: package it first ("
+                        + config.packaging().buildHint() + ")");
             }
-        }
-        if (!Files.isRegularFile(config.jar("pod-runtime"))) {
-            throw new IllegalStateException(config.jar("pod-runtime") + " is missing: package pod-runtime first");
         }
         config.prepare();
         RunningStack stack = LocalStack.builder()
@@ -59,8 +57,8 @@ public final class LocalSystem implements AutoCloseable {
         try {
             var starts = new ArrayList<CompletableFuture<ServiceProcess>>();
             for (String service : LocalRunConfig.SERVICES) {
-                starts.add(CompletableFuture.supplyAsync(() -> ServiceProcess.start(service, config.jar(service),
-                        config.serviceDir(service), system.serviceConfig(service), LocalRunConfig.SERVICE_JVM_OPTIONS,
+                starts.add(CompletableFuture.supplyAsync(() -> ServiceProcess.start(service,
+                        config.serviceCommand(service), config.serviceDir(service), system.serviceConfig(service),
                         READY_TIMEOUT)));
             }
             RuntimeException failure = null;
