@@ -137,12 +137,7 @@ class InitAndInstallIT {
     }
 
     private Map<String, String> resumeEnv(String id, Path logs, String bucket) {
-        Map<String, String> env = new HashMap<>();
-        stack.quarkusConfig().forEach((key, value) -> {
-            if (key.startsWith("quarkus.s3.")) {
-                env.put(key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"), value);
-            }
-        });
+        Map<String, String> env = Pod.awsEnvironment(stack);
         env.putAll(Map.of("RESUME", "1", "S3_BUCKET", bucket, "SUBMISSION_ID", id, "WORKER_PAIRS", "2",
                 "LOGS_DIR", logs.toString()));
         return env;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -19,6 +20,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.process.FreePort;
 
 /**
@@ -75,6 +77,17 @@ final class Pod implements AutoCloseable {
         env.put("ROUTES_SUBSET", "0-2");
         env.put("REPETITIONS", "1");
         env.put("EVALUATOR_STANDIN_ROUTE_SECONDS", "0.5");
+        return env;
+    }
+
+    /** The stack's S3 and SQS settings as the Job runner gives them to a pod's containers (environment variables). */
+    static Map<String, String> awsEnvironment(RunningStack stack) {
+        Map<String, String> env = new HashMap<>();
+        stack.quarkusConfig().forEach((key, value) -> {
+            if (key.startsWith("quarkus.s3.") || key.startsWith("quarkus.sqs.")) {
+                env.put(key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"), value);
+            }
+        });
         return env;
     }
 
