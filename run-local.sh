@@ -16,11 +16,13 @@ STACK_JAR="$ROOT/local-stack/target/local-stack-1.0.0-SNAPSHOT.jar"
 STACK_CLASSPATH="$ROOT/local-stack/target/local-stack-run.classpath"
 # Touched after each build: Maven leaves a jar alone when its content did not change, so the jar's own time is no guide.
 STACK_STAMP="$ROOT/local-stack/target/run-local.built"
-# What the local stack is built from: a main source or pom newer than the stamp means a rebuild.
-STACK_SOURCES=(pom.xml domain local-stack)
+# What the local stack is built from: a main source or pom newer than the stamp means a rebuild (and deploy/'s template
+# and ConfigMap, which its jar packages).
+STACK_SOURCES=(pom.xml domain local-stack deploy/aws deploy/services)
 # The full run also needs the services' and pod-runtime's packaged jars.
 ALL_MODULES=local-stack,pod-runtime,ingest-service,job-launcher,results-relay,ops-console
-ALL_SOURCES=(pom.xml domain messaging local-stack pod-runtime ingest-service job-launcher results-relay ops-console)
+ALL_SOURCES=(pom.xml domain messaging local-stack deploy/aws deploy/services pod-runtime ingest-service job-launcher
+  results-relay ops-console)
 ALL_JARS=(pod-runtime ingest-service job-launcher results-relay ops-console)
 ALL_STAMP="$ROOT/local-stack/target/run-local-all.built"
 # --native: the same modules built by the Maven profile native (GraalVM's native-image from $GRAALVM_HOME).
@@ -55,7 +57,7 @@ needs_build() {
   [[ -f "$STACK_JAR" && -f "$STACK_CLASSPATH" && -f "$STACK_STAMP" ]] || return 0
   local newer
   newer="$(cd "$ROOT" && find "${STACK_SOURCES[@]}" -path '*/target' -prune -o -type f \
-    \( -path '*/src/main/*' -o -name pom.xml \) -newer "$STACK_STAMP" -print -quit)"
+    \( -path '*/src/main/*' -o -name pom.xml -o -path 'deploy/*' \) -newer "$STACK_STAMP" -print -quit)"
   [[ -n "$newer" ]]
 }
 
@@ -105,7 +107,7 @@ needs_full_build() {
   done
   local newer
   newer="$(cd "$ROOT" && find "${ALL_SOURCES[@]}" -path '*/target' -prune -o -type f \
-    \( -path '*/src/main/*' -o -name pom.xml \) -newer "$stamp" -print -quit)"
+    \( -path '*/src/main/*' -o -name pom.xml -o -path 'deploy/*' \) -newer "$stamp" -print -quit)"
   [[ -n "$newer" ]]
 }
 

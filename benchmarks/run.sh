@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Runs every benchmark of benchmarks/README.md on this machine and prints the table (also written to
-# benchmarks/target/results.md).
+# benchmarks/target/results.md). Exits 1, with the reasons, when a benchmark failed or measured nothing; 2 on bad usage.
 #
-#   benchmarks/run.sh [--only N]... [--quick] [--no-build]
+#   benchmarks/run.sh [--only N]... [--quick | --smoke] [--no-build] [--set SERVICE:KEY=VALUE]...
 #                     [--leaderboard-checkout DIR --leaderboard-cloud-checkout DIR]
 #
-# --only N      run benchmark N (1-6) only; may be repeated
-# --quick       fewer iterations (under ~5 minutes)
+# --only N      run benchmark N (1-7) only; may be repeated
+# --quick       fewer iterations
+# --smoke       a handful of samples each (what the build runs): shows that every benchmark measures
 # --no-build    use what target/ holds (default: build the modules needed first, without tests)
+# --set SERVICE:KEY=VALUE
+#               a configuration key of a service run from its jar (ingest-service, job-launcher, results-relay)
 # --leaderboard-checkout DIR / --leaderboard-cloud-checkout DIR
 #               carla-simulator/leaderboard (branch leaderboard-2.0) and carla-simulator/leaderboard-cloud: the
 #               Python baseline of benchmark 2 (needs `dictor` and ScenarioRunner's `srunner` on PYTHONPATH)
@@ -19,14 +22,14 @@ args=()
 for arg in "$@"; do
   case "$arg" in
     --no-build) build=false ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) args+=("$arg") ;;
   esac
 done
 
 if $build; then
-  echo "building benchmarks, pod-runtime, local-stack, ingest-service, job-launcher, results-relay (no tests)..."
-  ./mvnw -B -q package -DskipTests -pl benchmarks,pod-runtime,local-stack,ingest-service,job-launcher,results-relay -am
+  echo "building benchmarks and the modules it runs (no tests)..."
+  ./mvnw -B -q package -DskipTests -pl benchmarks -am
 fi
 
 classpath="$PWD/benchmarks/target/classes:$(cat benchmarks/target/benchmarks.classpath)"

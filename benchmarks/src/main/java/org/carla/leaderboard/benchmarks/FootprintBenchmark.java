@@ -30,6 +30,12 @@ final class FootprintBenchmark {
             "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:ReservedCodeCacheSize=8m",
             "-XX:MaxMetaspaceSize=64m");
 
+    /**
+     * How long a JVM may take to exit after SIGTERM, or to create an archive: a training run writes its archive as it
+     * exits, and one cut short leaves none (on a busy machine that takes far longer than the usual second).
+     */
+    private static final Duration EXIT_BOUND = Duration.ofMinutes(5);
+
     private final BenchmarkRun.Context context;
 
     FootprintBenchmark(BenchmarkRun.Context context) {
@@ -40,20 +46,26 @@ final class FootprintBenchmark {
     record Launch(double startMs, double rssMb, double peakMb) {
     }
 
+    /** One way of running pod-runtime: a row of 4a and of 4b each. */
+    record Variant(String name, String java, List<String> flags) {
+    }
+
     void run() throws Exception {
         Path dir = Files.createDirectories(context.work().resolve("footprint"));
         String jdk17 = context.java();
-        int runs = context.quick() ? 3 : 7;
-        var variants = new ArrayList<Object[]>();
-        variants.add(new Object[] {"JDK 17, default flags", jdk17, List.<String>of()});
+        int runs = context.size().pick(1, 3, 7);
+        var variants = new ArrayList<Variant>();
+        variants.add(new Variant("JDK 17, default flags", jdk17, List.<String>of()));
         Path jsa = dir.resolve("pod-runtime-17.jsa");
         Files.deleteIfExists(jsa);
         train(jdk17, concat(SMALL, List.of("-XX:ArchiveClassesAtExit=" + jsa)), dir);
-        variants.add(new Object[] {"JDK 17, small flags + AppCDS", jdk17,
-                concat(SMALL, List.of("-XX:SharedArchiveFile=" + jsa, "-Xshare:auto"))});
-        variants.add(new Object[] {"JDK 17, small flags (no archive)", jdk17, SMALL});
+        // -Xshare:auto would run without a missing archive and measure something else under the variant's name.
+        context.checks().that("4a", Files.exists(jsa), "the AppCDS archive " + jsa + " was not created");
+        variants.add(new Variant("JDK 17, small flags + AppCDS", jdk17,
+                concat(SMALL, List.of("-XX:SharedArchiveFile=" + jsa, "-Xshare:auto"))));
+        variants.add(new Variant("JDK 17, small flags (no archive)", jdk17, SMALL));
         if (Files.isExecutable(JDK25)) {
-            variants.add(new Object[] {"Temurin 25, default flags", JDK25.toString(), List.<String>of()});
+            variants.add(new Variant("Temurin 25, default flags", JDK25.toString(), List.<String>of()));
             Path aot = dir.resolve("pod-runtime-25.aot");
             Path aotConfig = dir.resolve("pod-runtime-25.aotconf");
             Files.deleteIfExists(aot);
@@ -66,28 +78,28 @@ final class FootprintBenchmark {
                     "-XX:AOTCache=" + aot, "-jar", context.podRuntimeJar().toString())));
             Process creating = new ProcessBuilder(create).directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("aot-create.log").toFile()).start();
-            if (!creating.waitFor(120, TimeUnit.SECONDS) || creating.exitValue() != 0) {
+            if (!creating.waitFor(EXIT_BOUND.toSeconds(), TimeUnit.SECONDS) || creating.exitValue() != 0) {
                 creating.destroyForcibly();
-                System.out.println("  AOT cache not created; see " + dir.resolve("aot-create.log"));
+                context.checks().fail("4a", "Temurin 25's AOT cache was not created; see " + dir.resolve("aot-create.log"));
             }
             if (Files.exists(aot)) {
-                variants.add(new Object[] {"Temurin 25, small flags + AOT cache", JDK25.toString(),
-                        concat(SMALL, List.of("-XX:AOTCache=" + aot))});
+                variants.add(new Variant("Temurin 25, small flags + AOT cache", JDK25.toString(),
+                        concat(SMALL, List.of("-XX:AOTCache=" + aot))));
             }
         }
-        for (Object[] variant : variants) {
-            @SuppressWarnings("unchecked")
-            List<String> flags = (List<String>) variant[2];
+        for (Variant variant : variants) {
             var start = new Samples();
             var rss = new Samples();
             var peak = new Samples();
             for (int i = 0; i < runs; i++) {
-                Launch launch = launch((String) variant[1], flags, dir);
+                Launch launch = launch(variant.java(), variant.flags(), dir);
+                context.checks().positive("4b", "resident memory of " + variant.name(), launch.rssMb());
                 start.add(launch.startMs());
                 rss.add(launch.rssMb());
                 peak.add(launch.peakMb());
             }
-            String name = (String) variant[0];
+            String name = variant.name();
+            context.checks().samples("4a", "launches of " + name, start, runs);
             context.table().add("4a", "pod-runtime start-up to first log line, " + name,
                     "median " + Samples.fmt(start.percentile(50)) + " ms (min " + Samples.fmt(start.min()) + ", max "
                             + Samples.fmt(start.max()) + ", n=" + start.size() + ")",
@@ -154,7 +166,7 @@ final class FootprintBenchmark {
             return new Launch((at - begin) / 1e6, rss, peak);
         } finally {
             process.destroy(); // SIGTERM: the role stops and the JVM exits (and writes a training archive)
-            if (!process.waitFor(Duration.ofSeconds(30).toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!process.waitFor(EXIT_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
             }
         }

@@ -41,8 +41,9 @@ final class MergeBenchmark {
     }
 
     void run() throws Exception {
-        measure(5, context.quick() ? 200 : 1000, context.quick() ? 200 : 1000, context.quick() ? 3 : 10);
-        measure(250, context.quick() ? 30 : 100, context.quick() ? 50 : 200, context.quick() ? 2 : 5);
+        var size = context.size();
+        measure(5, size.pick(20, 200, 1000), size.pick(20, 200, 1000), size.pick(1, 3, 10));
+        measure(250, size.pick(3, 30, 100), size.pick(5, 50, 200), size.pick(1, 2, 5));
     }
 
     private void measure(int routesPerAgent, int warmUp, int periods, int baselinePeriods) throws Exception {
@@ -95,6 +96,11 @@ final class MergeBenchmark {
 
         Samples baselineCpu = new Samples();
         Samples baseline = baseline(logs, agents, baselinePeriods, baselineCpu);
+        String row = total == 1000 ? "2b" : "2a";
+        context.checks().samples(row, "timed periods", timings, periods);
+        if (context.leaderboard().isPresent() && context.leaderboardCloud().isPresent()) {
+            context.checks().samples(row, "periods of the Python tools", baseline, baselinePeriods);
+        }
         String label = agents + " × " + routesPerAgent + " routes" + (total == 1000 ? " (1,000)" : "");
         String measured = "wall: mean " + Samples.fmt(timings.mean()) + " ms, " + timings.summary(" ms")
                 + "; CPU: mean " + Samples.fmt(cpu.mean()) + " ms, p99 " + Samples.fmt(cpu.percentile(99))
@@ -113,7 +119,7 @@ final class MergeBenchmark {
             target = "50× cheaper than the baseline";
             met = baseline.size() == 0 ? null : baseline.mean() / timings.mean() >= 50;
         }
-        context.table().add(total == 1000 ? "2b" : "2a", "one logcopy period's merge + EvalAI files, " + label,
+        context.table().add(row, "one logcopy period's merge + EvalAI files, " + label,
                 measured, base, target, met);
     }
 

@@ -22,6 +22,7 @@ import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.event.SubmissionRef;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.messaging.QueuePublisher;
@@ -32,7 +33,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Benchmark 6's EvalAI side (6d): the packaged results-relay on the run's stack, with the EvalAI stand-in. The
+ * Benchmark 6's EvalAI side (6d): the packaged results-relay on the run's stack (active once it holds its Lease on
+ * the stack's API server), with the EvalAI stand-in. The
  * submission exists on the stand-in and has its record as ingest-service and job-launcher write it (run 1, PENDING);
  * the harness sends the launcher's {@code job-started} before logcopy starts and its {@code job-finished} after logcopy
  * ended, and hands the relay every progress report logcopy sent. The relay's cancel check runs at the run's compressed
@@ -78,11 +80,9 @@ final class RelayedRun implements AutoCloseable {
      */
     static RelayedRun start(BenchmarkRun.Context context, RunningStack stack, Path workDir, Duration cancelCheck,
             int workerPairs, int expectedRoutes) throws Exception {
-        var config = new HashMap<>(stack.quarkusConfig());
+        var config = new HashMap<>(stack.quarkusConfig(new ServiceAccount("leaderboard", "results-relay")));
         config.put("relay.cancel-check.every", cancelCheck.toString());
-        var relay = Service.start("results-relay", context.repo().resolve(
-                "results-relay/target/quarkus-app/quarkus-run.jar"), workDir, config, context.java(),
-                List.of("-XX:MaxRAM=512m"), Duration.ofSeconds(180));
+        var relay = context.startService("results-relay", workDir, config, List.of("-XX:MaxRAM=512m"));
         // Submitted once the relay runs: the run's life, from EvalAI's submitted_at on, is all the relay's to count.
         var phase = stack.evaluation().phases().get(Long.toString(PHASE));
         var view = stack.evalAi().createSubmission(

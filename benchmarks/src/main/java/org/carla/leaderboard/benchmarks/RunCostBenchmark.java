@@ -66,21 +66,23 @@ final class RunCostBenchmark {
 
     void run() throws Exception {
         compressedRun();
-        if (!context.quick()) {
+        if (context.size() == Size.FULL) {
             realTimeLag();
         }
     }
 
     private void compressedRun() throws Exception {
-        Duration run = Duration.ofHours(2);
-        int scale = context.quick() ? 30 : 15;
+        // At smoke size, long enough for the agents' logs to pass 5 MiB (6f).
+        Duration run = Duration.ofMinutes(context.size().pick(30, 120, 120));
+        int scale = context.size().pick(60, 30, 15);
         Path root = context.work().resolve("run-cost");
         SupervisionBenchmark.deleteRecursively(root);
         Path logs = Files.createDirectories(root.resolve("logs"));
         var writers = new ContainerWriters(logs, PAIRS, ROUTES_PER_AGENT, AGENT_LOG_RATE * scale,
                 SIMULATOR_LOG_RATE * scale);
         Duration cancelCheck = RelayedRun.CANCEL_CHECK.dividedBy(scale);
-        try (RunningStack stack = LocalStack.builder().components("sqs", "dynamodb", "s3", "evalai")
+        // kubernetes: the relay is active only while it holds its Lease, as in production (no Job runs there).
+        try (RunningStack stack = LocalStack.builder().components("sqs", "dynamodb", "s3", "evalai", "kubernetes")
                 .workDir(root.resolve("stack")).start();
                 var relayed = RelayedRun.start(context, stack, root.resolve("results-relay"), cancelCheck, PAIRS,
                         PAIRS * ROUTES_PER_AGENT)) {
@@ -186,6 +188,8 @@ final class RunCostBenchmark {
                     throw new IllegalStateException("logcopy did not end within 2 minutes of the last done file");
                 }
                 timers.shutdownNow();
+                context.checks().that("6g", !Double.isNaN(max(lags, "appended")) && !Double.isNaN(max(lags, "small")),
+                        "no sample of how late a log's copy was: " + lags.keySet());
                 context.table().add("6g", "how late a log's copy in S3 was, in real time (" + REAL_TIME.toMinutes()
                         + " min, logcopy's defaults: 10 s period, 30 s interval; sampled every second)",
                         "a log of 6 MiB and more growing at " + (int) AGENT_LOG_RATE + " B/s: max "
@@ -208,7 +212,8 @@ final class RunCostBenchmark {
             SubmissionRef submission, int scale, int pairs) {
         // A bounded heap, so that resident memory shows what logcopy keeps (a leak would grow it), not G1's sizing.
         var argv = new ArrayList<>(List.of(context.java(), "-XX:+UseSerialGC", "-Xmx" + HEAP_MB + "m"));
-        stack.quarkusConfig().forEach((key, value) -> {
+        // The harness's own bucket and queue, which no role of deploy/aws reaches: logcopy runs as the administrator.
+        stack.quarkusConfig(stack.credentials()).forEach((key, value) -> {
             if (key.startsWith("quarkus.s3.") || key.startsWith("quarkus.sqs.")) {
                 argv.add("-D" + key + "=" + value);
             }
@@ -308,9 +313,14 @@ final class RunCostBenchmark {
         long written = writers.written();
         long s3 = requests.entrySet().stream().filter(e -> e.getKey().startsWith("s3.")).mapToLong(Map.Entry::getValue)
                 .sum();
-        String scenario = fmtMb(written) + " written in " + run.toHours() + " h (compressed " + scale + "×: "
+        String scenario = fmtMb(written) + " written in " + length(run) + " (compressed " + scale + "×: "
                 + run.toSeconds() / scale + " s), 4 agent logs at " + (int) AGENT_LOG_RATE + " B/s, 4 CARLA logs at "
                 + (int) SIMULATOR_LOG_RATE + " B/s, 20 routes";
+        var checks = context.checks();
+        checks.positive("6a", "bytes the containers wrote", written);
+        checks.positive("6a", "bytes logcopy sent of theirs", sent - own);
+        checks.that("6a", complete, "a log's copy in S3 is not whole at the end: the bytes sent fall short");
+        checks.positive("6b", "S3 requests", s3);
         var table = context.table();
         double ratio = (sent - own) / (double) written;
         table.add("6a", "bytes sent to S3 ÷ bytes the containers wrote, over a run (" + scenario + ")",
@@ -325,6 +335,8 @@ final class RunCostBenchmark {
                 perHour(sync.s3Requests(), hours) + " " + perHour(sync.requests(), "s3.", hours), "-", null);
         String id = relayed.submission().submissionId();
         long ourMessages = count(messages, id);
+        checks.count("6c", "routes logcopy reported (news)", count(messages, id + " news"), 1);
+        checks.count("6c", "the seeds' reports (one a period)", count(messages, SEEDS.submissionId()), 1);
         table.add("6c", "SQS messages (progress) per submission-hour",
                 perHour(ourMessages, hours) + " (news " + count(messages, id + " news") + ", heartbeats "
                         + count(messages, id + " heartbeat") + ", last " + count(messages, id + " last") + " in the run)",
@@ -333,6 +345,9 @@ final class RunCostBenchmark {
                 count(messages, id + " news"));
         double half = quarter(rss, 0.5);
         double end = quarter(rss, 1.0);
+        checks.positive("6e", "logcopy's CPU time", cpuMs);
+        checks.positive("6e", "logcopy's resident memory at half the run", half);
+        checks.positive("6e", "logcopy's resident memory at the end", end);
         table.add("6e", "logcopy's CPU time and resident memory over the run (packaged jar, JDK 17, -XX:+UseSerialGC -Xmx"
                 + HEAP_MB + "m)",
                 String.format(Locale.ROOT, "CPU %.1f s (%.1f s per submission-hour); RSS at 25/50/75/100%% of the run:"
@@ -343,6 +358,9 @@ final class RunCostBenchmark {
                 "RSS flat: the end within 10% of half the run (the first half holds the JIT's warm-up)",
                 end <= half * 1.10);
         long passes = requests.getOrDefault("s3.head", 0L);
+        checks.count("6f", "logcopy's passes (one cancel check each)", passes, 1);
+        checks.that("6f", !Double.isNaN(max(lags, "appended")), "no sample of a log of 5 MiB or more in S3");
+        checks.that("6f", !Double.isNaN(max(lags, "small")), "no sample of a log below 5 MiB in S3");
         double pass = run.toSeconds() / (double) Math.max(1, passes);
         double appended = max(lags, "appended");
         double small = max(lags, "small");
@@ -370,6 +388,9 @@ final class RunCostBenchmark {
         long partial = calls.getOrDefault("partial", 0L);
         long updates = calls.getOrDefault("running", 0L) + partial + calls.getOrDefault("final", 0L);
         long seeds = seedsReports + updates;
+        context.checks().durationMs("6d", "the submission's life", relayed.notOver().toMillis());
+        context.checks().that("6d", "FINISHED".equals(verdict), "the run ended " + verdict + ", not FINISHED");
+        context.checks().count("6d", "EvalAI calls about the submission", total, 1);
         double target = 60 + updates / hours;
         context.table().add("6d", "EvalAI calls per submission-hour (results-relay's packaged jar, JDK 17,"
                 + " -XX:MaxRAM=512m; the EvalAI stand-in; cancel check every " + Samples.fmt(cancelCheck.toMillis()
@@ -378,7 +399,7 @@ final class RunCostBenchmark {
                 perHour(total, hours) + " " + perHour(calls, "", hours) + " (" + total + " calls: " + updates
                         + " updates — running, " + partial + " partial for " + news + " news reports, final — the run"
                         + " ended " + verdict + "; " + calls.getOrDefault("cancelled-list", 0L) + " lists; per"
-                        + " nominal hour of the " + run.toHours() + "-hour run " + perHour(total, nominal)
+                        + " nominal hour of the " + length(run) + " run " + perHour(total, nominal)
                         + " against " + Samples.fmt(60 + updates / nominal) + "/h; the relay's own count: "
                         + relayed.relayCounted() + ")",
                 perHour(seeds, hours) + " (a status read per progress report, one per period: " + seedsReports
@@ -415,6 +436,11 @@ final class RunCostBenchmark {
             }
         });
         return rates.toString();
+    }
+
+    /** {@code 2 h}, {@code 20 min}. */
+    private static String length(Duration run) {
+        return run.toMinutesPart() == 0 ? run.toHours() + " h" : run.toMinutes() + " min";
     }
 
     private static String fmtMb(long bytes) {

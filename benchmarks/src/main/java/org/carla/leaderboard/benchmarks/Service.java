@@ -81,6 +81,15 @@ final class Service implements AutoCloseable {
         return child.log();
     }
 
+    /** The sum of a metric's samples on the service's {@code /q/metrics} (Prometheus text), every label set. */
+    double metric(String name) throws Exception {
+        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/metrics"))
+                .timeout(Duration.ofSeconds(10)).build();
+        String text = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body();
+        return text.lines().filter(line -> line.startsWith(name + " ") || line.startsWith(name + "{"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
     private void awaitReady(Duration timeout) throws Exception {
         var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))

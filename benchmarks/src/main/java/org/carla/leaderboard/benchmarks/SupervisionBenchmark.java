@@ -15,6 +15,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.localstack.standin.EvaluatorScript;
+import org.carla.leaderboard.localstack.standin.StandInRoutes;
+
 /**
  * Benchmark 1: supervision overhead per worker pair. pod-runtime's {@code simulator} and {@code agent} (the packaged
  * jar, as real processes) supervise the CARLA and evaluator stand-ins; the baseline scripts (the original's loops and
@@ -66,8 +70,8 @@ final class SupervisionBenchmark {
     }
 
     void run() throws Exception {
-        int iterations = context.quick() ? 3 : 10;
-        int baselinePairs = context.quick() ? 1 : 2;
+        int iterations = context.size().pick(1, 3, 10);
+        int baselinePairs = context.size().pick(1, 1, 2);
         ExecutorService background = Executors.newCachedThreadPool();
         var baseline = new ArrayList<Future<?>>();
         for (int i = 0; i < baselinePairs; i++) {
@@ -84,6 +88,14 @@ final class SupervisionBenchmark {
         }
         background.shutdown();
         String note = failures.isEmpty() ? "" : " — failed runs: " + String.join("; ", failures);
+        var checks = context.checks();
+        checks.samples("1a", "pod-runtime pairs that started their evaluator", podReady, 2 * iterations);
+        checks.samples("1a", "baseline pairs that started their evaluator", baseReady, 2 * baselinePairs);
+        checks.samples("1b", "pod-runtime pairs that ended done", podDone, iterations);
+        checks.samples("1b", "baseline pairs that ended done", baseDone, baselinePairs);
+        checks.samples("1c", "pod-runtime pairs that ended crashed", podCrash, iterations);
+        checks.samples("1c", "baseline pairs that ended crashed", baseCrash, baselinePairs);
+        failures.forEach(failure -> checks.fail("1", failure));
         var table = context.table();
         table.add("1a", "CARLA ready → evaluator started (per pair)", podReady.summary(" ms"),
                 baseReady.summary(" ms"), "≤ 500 ms", podReady.size() > 0 && podReady.max() <= 500);
@@ -152,8 +164,11 @@ final class SupervisionBenchmark {
                 STANDIN_JVM, List.of("-cp", context.classPath(), STANDIN + "CarlaServerStandIn",
                         "-carla-rpc-port=" + (baseline ? Integer.toString(port) : "{port}"), "-RenderOffScreen")));
         String evaluator = String.join(" ", concat(List.of(stamp, dir.resolve("evaluator").toString(),
-                context.java()), STANDIN_JVM, List.of("-cp", context.classPath(), STANDIN + "EvaluatorStandIn")));
-        String routes = context.repo().resolve("local-stack/src/main/resources/standin/routes_demo.xml").toString();
+                context.java()), STANDIN_JVM, List.of("-cp", context.classPath(), STANDIN + "EvaluatorStandIn",
+                        EvaluatorScript.write(dir, LeaderboardVersion.V2_0).toString())));
+        // One route: the evaluator drives the whole file.
+        String routes = StandInRoutes.write(dir.resolve("routes.xml"), LeaderboardVersion.V2_0, StandInRoutes.ids(0, 1))
+                .toString();
         Files.writeString(dir.resolve("agent.py"), "# the evaluator stand-in does not load the agent\n");
 
         Map<String, String> env = new HashMap<>();
@@ -189,8 +204,8 @@ final class SupervisionBenchmark {
             Map<String, String> agentEnv = new HashMap<>(env);
             agentEnv.put("EVALUATOR_COMMAND", evaluator);
             agentEnv.put("TEAM_AGENT", dir.resolve("agent.py").toString());
+            agentEnv.put("LEADERBOARD_VERSION", LeaderboardVersion.V2_0.text());
             agentEnv.put("ROUTES", routes);
-            agentEnv.put("ROUTES_SUBSET", "0");
             agentEnv.put("LEADERBOARD_ROOT", dir.toString());
             agentEnv.put("MAX_IDLE", "800");
             Map<String, String> simulatorEnv = new HashMap<>(env);

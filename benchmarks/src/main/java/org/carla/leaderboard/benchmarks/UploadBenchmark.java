@@ -23,14 +23,16 @@ import org.carla.leaderboard.podruntime.logcopy.RequestMeter;
  */
 final class UploadBenchmark {
 
-    private static final int FILES = 500;
     private static final int CHANGED = 5;
     private static final Duration PERIOD = Duration.ofSeconds(4);
 
     private final BenchmarkRun.Context context;
 
+    private final int files;
+
     UploadBenchmark(BenchmarkRun.Context context) {
         this.context = context;
+        this.files = context.size().pick(50, 500, 500);
     }
 
     void run() throws Exception {
@@ -41,13 +43,13 @@ final class UploadBenchmark {
         var random = new SplittableRandom(10);
         long totalBytes = 0;
         String[] folders = {"agent/agent1", "agent/agent2", "agent/agent3", "agent/agent4", "simulator", "logcopy"};
-        Path[] files = new Path[FILES];
-        for (int i = 0; i < FILES; i++) {
+        Path[] written = new Path[files];
+        for (int i = 0; i < files; i++) {
             Path folder = Files.createDirectories(logs.resolve(folders[i % folders.length]));
             byte[] content = new byte[1024 + random.nextInt(63 * 1024)]; // 1-64 KiB, logs and records
             random.nextBytes(content);
-            files[i] = folder.resolve("file-" + i + ".log");
-            Files.write(files[i], content);
+            written[i] = folder.resolve("file-" + i + ".log");
+            Files.write(written[i], content);
             totalBytes += content.length;
         }
         try (var stack = LocalStack.builder().components("sqs", "s3").workDir(root.resolve("stack")).start()) {
@@ -73,8 +75,10 @@ final class UploadBenchmark {
                 long firstBytes = meter.bytesUploaded();
                 long firstOwn = meter.ownBytesUploaded();
                 long changedBytes = 0;
+                var changed = new java.util.ArrayList<Path>();
                 for (int i = 0; i < CHANGED; i++) {
-                    Path file = files[i * 97 % FILES];
+                    Path file = written[i * 97 % files];
+                    changed.add(file);
                     Files.writeString(file, "one more line of output " + i + "\n", java.nio.file.StandardOpenOption.APPEND);
                     changedBytes += Files.size(file);
                 }
@@ -84,15 +88,24 @@ final class UploadBenchmark {
                 long firstRequests = first.values().stream().mapToLong(Long::longValue).sum();
                 long secondRequests = second.values().stream().mapToLong(Long::longValue).sum();
                 long fixed = secondRequests - second.getOrDefault("s3.put", 0L);
+                var checks = context.checks();
+                checks.count("5a", "files the first period uploaded", first.getOrDefault("s3.put", 0L), files);
+                for (Path file : changed) {
+                    String key = settings.prefix() + logs.relativize(file);
+                    long copied = stack.s3().headObject(b -> b.bucket(bucket).key(key)).contentLength();
+                    checks.that("5b", copied == Files.size(file), "the changed " + key + " is " + copied
+                            + " B in S3, " + Files.size(file) + " B on the volume: the period did not upload it");
+                }
                 var table = context.table();
-                table.add("5a", "one logcopy period, 500-file logs folder, 5 files changed: requests",
+                table.add("5a", "one logcopy period, " + files + "-file logs folder, " + CHANGED
+                        + " files changed: requests",
                         secondRequests + " " + second + " (" + CHANGED + " changed files + " + fixed
                                 + " fixed: the cancel check; no progress report, nothing new in the results)",
                         "first period (every file new, a full upload): " + firstRequests + " " + first,
                         "changed files + the period's fixed cost",
                         second.getOrDefault("s3.put", 0L) == CHANGED);
                 table.add("5b", "same period: bytes uploaded", secondBytes + " B (changed files' size: " + changedBytes
-                        + " B)", "full upload: " + firstBytes + " B (the 500 files: " + totalBytes
+                        + " B)", "full upload: " + firstBytes + " B (the " + files + " files: " + totalBytes
                                 + " B, plus the merged results and EvalAI files)",
                         "= the changed files' bytes", secondBytes == changedBytes);
             } finally {

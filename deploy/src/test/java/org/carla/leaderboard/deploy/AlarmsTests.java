@@ -1,8 +1,8 @@
 package org.carla.leaderboard.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.carla.leaderboard.deploy.CloudFormationTemplate.list;
-import static org.carla.leaderboard.deploy.CloudFormationTemplate.map;
+import static org.carla.leaderboard.localstack.deploy.CloudFormationTemplate.list;
+import static org.carla.leaderboard.localstack.deploy.CloudFormationTemplate.map;
 
 import java.io.IOException;
 import java.util.List;
@@ -20,6 +20,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 
+import org.carla.leaderboard.messaging.Dependencies;
+import org.carla.leaderboard.localstack.deploy.CloudFormationTemplate;
 import org.carla.leaderboard.messaging.QueuesConfig;
 
 /**
@@ -86,8 +88,31 @@ class AlarmsTests {
         return STUCK_RULES;
     }
 
+    /**
+     * A host token EvalAI refuses, or whose user is not a host of the challenge, is a configuration error that holds
+     * the work needing EvalAI: the services' gauge of it reaches CloudWatch and alarms at once.
+     */
     @Test
-    void theAgentScrapesTheServicesNamespaceAndKeepsOnlyTheStuckGaugeAsAMetric() throws IOException {
+    void aHostTokenEvalAiRefusesAlarmsOnTheGaugeTheAgentPublishes() throws IOException {
+        JsonNode declaration = declarationOf("leaderboard_dependency_up");
+        assertThat(declaration.get("dimensions").toString()).isEqualTo("[[\"dependency\"]]");
+        assertThat("leaderboard;" + Dependencies.EVALAI_TOKEN).matches(declaration.get("label_matcher").asText());
+        assertThat("leaderboard;" + Dependencies.EVALAI).doesNotMatch(declaration.get("label_matcher").asText());
+        String namespace = agentConfig().at("/logs/metrics_collected/prometheus/emf_processor/metric_namespace").asText();
+
+        Map<String, Object> alarm = alarms().stream().map(template::properties)
+                .filter(properties -> "leaderboard_dependency_up".equals(properties.get("MetricName")))
+                .findFirst().orElseThrow(() -> new AssertionError("no alarm on the host token"));
+
+        assertThat(alarm.get("Namespace")).isEqualTo(namespace);
+        assertThat(alarm.get("Dimensions")).isEqualTo(List.of(Map.of("Name", "dependency",
+                "Value", Dependencies.EVALAI_TOKEN)));
+        assertThat(alarm).containsEntry("Statistic", "Minimum").containsEntry("Threshold", 1)
+                .containsEntry("ComparisonOperator", "LessThanThreshold").containsEntry("EvaluationPeriods", 1);
+    }
+
+    @Test
+    void theAgentScrapesTheServicesNamespaceAndKeepsTheStuckGaugeAsAMetric() throws IOException {
         JsonNode declaration = stuckGaugeDeclaration();
         assertThat(declaration.get("dimensions").toString()).isEqualTo("[[\"rule\"]]");
 
@@ -126,15 +151,19 @@ class AlarmsTests {
     }
 
     private static JsonNode stuckGaugeDeclaration() throws IOException {
+        return declarationOf("leaderboard_stuck_submissions");
+    }
+
+    private static JsonNode declarationOf(String metric) throws IOException {
         JsonNode declarations = agentConfig().at("/logs/metrics_collected/prometheus/emf_processor/metric_declaration");
         for (JsonNode declaration : declarations) {
             for (JsonNode selector : declaration.get("metric_selectors")) {
-                if ("leaderboard_stuck_submissions".matches(selector.asText())) {
+                if (metric.matches(selector.asText())) {
                     return declaration;
                 }
             }
         }
-        throw new AssertionError("no EMF declaration selects leaderboard_stuck_submissions");
+        throw new AssertionError("no EMF declaration selects " + metric);
     }
 
     private static JsonNode agentConfig() throws IOException {

@@ -1,11 +1,13 @@
 package org.carla.leaderboard.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.carla.leaderboard.deploy.CloudFormationTemplate.list;
-import static org.carla.leaderboard.deploy.CloudFormationTemplate.map;
+import static org.carla.leaderboard.localstack.deploy.CloudFormationTemplate.list;
+import static org.carla.leaderboard.localstack.deploy.CloudFormationTemplate.map;
 
 import java.util.List;
 import java.util.Map;
+
+import org.carla.leaderboard.localstack.deploy.CloudFormationTemplate;
 
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;

@@ -1,8 +1,8 @@
 package org.carla.leaderboard.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.carla.leaderboard.deploy.CloudFormationTemplate.list;
-import static org.carla.leaderboard.deploy.CloudFormationTemplate.map;
+import static org.carla.leaderboard.localstack.deploy.CloudFormationTemplate.list;
+import static org.carla.leaderboard.localstack.deploy.CloudFormationTemplate.map;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +18,7 @@ import org.yaml.snakeyaml.Yaml;
 
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 
+import org.carla.leaderboard.localstack.deploy.CloudFormationTemplate;
 import org.carla.leaderboard.messaging.QueuesConfig;
 
 /**

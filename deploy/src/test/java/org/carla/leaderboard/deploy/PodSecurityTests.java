@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 
 import org.carla.leaderboard.deploy.PodSecurityStandards.Level;
+import org.carla.leaderboard.localstack.deploy.CloudFormationTemplate;
 
 /**
  * The namespaces enforce a Pod Security level, and what runs in them passes it: the services' and the ops console's

@@ -1,8 +1,8 @@
 package org.carla.leaderboard.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.carla.leaderboard.deploy.CloudFormationTemplate.list;
-import static org.carla.leaderboard.deploy.CloudFormationTemplate.map;
+import static org.carla.leaderboard.localstack.deploy.CloudFormationTemplate.list;
+import static org.carla.leaderboard.localstack.deploy.CloudFormationTemplate.map;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
+import org.carla.leaderboard.localstack.deploy.CloudFormationTemplate;
 import org.carla.leaderboard.deploy.DeployScripts.Run;
 
 /**

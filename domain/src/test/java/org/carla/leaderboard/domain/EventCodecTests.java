@@ -18,6 +18,7 @@ import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.event.SubmissionRef;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +29,7 @@ class EventCodecTests {
     static final SubmissionIdentity SUBMISSION = new SubmissionIdentity(4242, 17, 2077, 99, "Team <Rocket>; rm -rf /",
             "leaderboard-20", "SENSORS");
     static final TrackSpec TRACK = new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20",
-            "/workspace/leaderboard/data/routes_testing.xml", 20, 1, 4, "g5.12xlarge", "carla:0.9.15", "lb:20",
+            LeaderboardVersion.V2_0, "/workspace/leaderboard/data/routes_testing.xml", null, 20, 1, 4, "g5.12xlarge", "carla:0.9.15", "lb:20",
             "pod-runtime:1", "vulkan", 172800, 4, false, null, Map.of());
     static final Instant AT = Instant.parse("2026-11-21T10:15:30Z");
     static final String DIGEST = "0123456789abcdef".repeat(4);
@@ -74,6 +75,27 @@ class EventCodecTests {
         assertThat(json).contains("\"submission_pk\":4242", "\"image_uri\":", "\"version\":2", "\"run\":3",
                 "\"requested_at\":\"2026-11-21T10:15:30Z\"");
         assertThat(EventCodec.parseLaunchRequest(json)).isEqualTo(request);
+    }
+
+    @Test
+    void launchRequestCarriesTheLeaderboardVersionAndRefusesAnUnknownOne() {
+        String json = EventCodec.write(LaunchRequest.of(SUBMISSION, 1, "team/agent:v1", false, TRACK, AT));
+        assertThat(json).contains("\"leaderboard_version\":\"2.0\"");
+
+        assertThatThrownBy(() -> EventCodec.parseLaunchRequest(json.replace("\"leaderboard_version\":\"2.0\"",
+                "\"leaderboard_version\":\"3.0\""))).isInstanceOfSatisfying(MalformedEventException.class,
+                        e -> assertThat(e.field()).as(e.getMessage()).isEqualTo("track_spec.leaderboard_version"));
+    }
+
+    @Test
+    void aLeaderboardOneLaunchRequestWithoutItsScenariosFileIsRefused() {
+        String json = EventCodec.write(LaunchRequest.of(SUBMISSION, 1, "team/agent:v1", false, TRACK, AT))
+                .replace("\"leaderboard_version\":\"2.0\"", "\"leaderboard_version\":\"1.0\"");
+        assertThatThrownBy(() -> EventCodec.parseLaunchRequest(json))
+                .isInstanceOfSatisfying(MalformedEventException.class, e -> {
+                    assertThat(e.reason()).as(e.getMessage()).isEqualTo(Reason.MISSING_FIELD);
+                    assertThat(e.field()).isEqualTo("track_spec.scenarios_file");
+                });
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Map;
 
 import org.carla.leaderboard.domain.track.EvaluationConfig;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +36,12 @@ class TrackCatalogTests {
         assertThat(sensors20.renderer()).isEqualTo("vulkan");
         assertThat(sensors20.bucket()).isEqualTo("carla-leaderboard-20");
         assertThat(catalog.requiresQualification(2077)).isTrue();
-        assertThat(catalog.forPhase(1187).orElseThrow().renderer()).isEqualTo("opengl");
+        assertThat(sensors20.leaderboardVersion()).isEqualTo(LeaderboardVersion.V2_0);
+        assertThat(sensors20.scenariosFile()).isNull();
+        var sensors10 = catalog.forPhase(1187).orElseThrow();
+        assertThat(sensors10.renderer()).isEqualTo("opengl");
+        assertThat(sensors10.leaderboardVersion()).isEqualTo(LeaderboardVersion.V1_0);
+        assertThat(sensors10.scenariosFile()).endsWith(".json");
         var qualifier = catalog.forPhase(2075).orElseThrow();
         assertThat(qualifier.qualifiesFor()).isEqualTo("SENSORS");
         assertThat(qualifier.thresholds()).containsKey("driving_score");
@@ -51,6 +57,28 @@ class TrackCatalogTests {
                 "evaluation.phases.5.routes-file", "/r.xml",
                 "evaluation.phases.5.routes", "3")))
                 .hasMessageContaining("leaderboard-99");
+    }
+
+    @Test
+    void aLeaderboardOneTrackWithoutItsScenariosFileIsRefusedAtStart() {
+        assertThatThrownBy(() -> catalog(Map.of("evaluation.phases.1188.scenarios-file", "")))
+                .hasMessageContaining("phase 1188 runs Leaderboard 1.0, whose evaluator requires a scenarios file"
+                        + " (--scenarios): evaluation.phases.1188.scenarios-file is not set");
+        assertThatThrownBy(() -> catalog(Map.of(
+                "evaluation.phases.5.leaderboard", "leaderboard-10",
+                "evaluation.phases.5.track", "SENSORS",
+                "evaluation.phases.5.routes-file", "/r.xml",
+                "evaluation.phases.5.routes", "3")))
+                .hasMessageContaining("phase 5 runs Leaderboard 1.0").hasMessageContaining("is not set");
+    }
+
+    @Test
+    void aLeaderboardTwoTrackWithAScenariosFileOrAnUnknownVersionIsRefusedAtStart() {
+        assertThatThrownBy(() -> catalog(Map.of("evaluation.phases.2077.scenarios-file", "/s.json")))
+                .hasMessageContaining("phase 2077 runs Leaderboard 2.0, whose evaluator takes no scenarios file");
+        assertThatThrownBy(() -> catalog(Map.of("evaluation.leaderboards.leaderboard-20.version", "2")))
+                .hasMessageContaining("evaluation.leaderboards.leaderboard-20.version: unknown Leaderboard version"
+                        + " '2' (1.0, 2.0)");
     }
 
     @Test

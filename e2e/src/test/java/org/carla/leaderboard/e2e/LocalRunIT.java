@@ -27,6 +27,7 @@ import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.LaunchRequest;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.pod.JobLabels;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.localstack.run.LocalRun;
@@ -130,6 +131,14 @@ class LocalRunIT {
 
     private static SubmissionRun submission(Scenario scenario) {
         return BY_SCENARIO.get(scenario);
+    }
+
+    /**
+     * The evaluator's line as it prepares the route at {@code position} of the submission's routes file: its route
+     * id, not its position (the local Leaderboard 1.0 image numbers its routes from 1).
+     */
+    private static String prepared(SubmissionRun submission, int position) {
+        return "Preparing RouteScenario_" + submission.routeIds().get(position) + " ";
     }
 
     /** EvalAI sends the same message a second time (SQS delivers at least once, and EvalAI may repeat itself). */
@@ -388,11 +397,33 @@ class LocalRunIT {
 
     @Test
     @Order(7)
+    void aLeaderboardOneAndATwoTrackEachFinishDrivingTheirRoutesById() {
+        var finished = run.runs().stream().filter(r -> r.finalStatus().equals("FINISHED")).toList();
+        var catalog = new TrackCatalog(system.stack().evaluation());
+        for (LeaderboardVersion version : LeaderboardVersion.values()) {
+            var onIt = finished.stream().filter(r -> catalog.forPhase(r.view().phasePk()).orElseThrow()
+                    .leaderboardVersion() == version).toList();
+            assertThat(onIt).as("finished submissions of a Leaderboard %s track", version).isNotEmpty();
+            for (SubmissionRun submission : onIt) {
+                String log = object(submission, "agent/agent1/leaderboard.log");
+                for (int position = 0; position < submission.routeIds().size(); position++) {
+                    assertThat(log).as("submission %s", submission.submissionId())
+                            .contains(prepared(submission, position));
+                }
+            }
+        }
+        assertThat(finished).filteredOn(r -> r.leaderboard().equals("leaderboard-10")).first()
+                .extracting(SubmissionRun::routeIds).as("the local 1.0 image's ids are not the routes' positions")
+                .isEqualTo(List.of("1", "2", "3", "4"));
+    }
+
+    @Test
+    @Order(7)
     void aCarlaCrashIsResumedByThePairAndFinishes() {
         var crash = submission(Scenario.CRASH);
         assertThat(keys(crash)).contains(crash.submissionId() + "/containers-status/simulator-1.crash0");
         assertThat(crash.routesDone()).isEqualTo(4);
-        assertThat(object(crash, "agent/agent1/leaderboard.log")).contains("Preparing RouteScenario_3");
+        assertThat(object(crash, "agent/agent1/leaderboard.log")).contains(prepared(crash, 3));
     }
 
     @Test
@@ -403,11 +434,11 @@ class LocalRunIT {
                 .noneMatch(key -> key.contains("/containers-status/agent-1.crash"));
         String log = object(killed, "agent/agent1/leaderboard.log");
         assertThat(occurrences(log, "# evaluator started at ")).as("the killed attempt and the one after").isEqualTo(2);
-        assertThat(occurrences(log, "Preparing RouteScenario_0 ")).isEqualTo(1);
-        assertThat(occurrences(log, "Preparing RouteScenario_1 ")).isEqualTo(1);
+        assertThat(occurrences(log, prepared(killed, 0))).isEqualTo(1);
+        assertThat(occurrences(log, prepared(killed, 1))).isEqualTo(1);
         // The killed attempt's last lines may die in the pipe with it; the route it was killed in is driven again.
-        assertThat(occurrences(log, "Preparing RouteScenario_" + Scenario.KILLED_AT_ROUTE + " ")).isBetween(1, 2);
-        assertThat(occurrences(log, "Preparing RouteScenario_3 ")).isEqualTo(1);
+        assertThat(occurrences(log, prepared(killed, Scenario.KILLED_AT_ROUTE))).isBetween(1, 2);
+        assertThat(occurrences(log, prepared(killed, 3))).isEqualTo(1);
         assertThat(killed.routesDone()).isEqualTo(4);
     }
 
@@ -427,9 +458,9 @@ class LocalRunIT {
         assertThat(resume.view().statusHistory()).containsSubsequence("failed", "resuming", "finished");
         assertThat(JOB_UIDS.get(resume.submissionId())).as("the first Job and the resumed one").hasSize(2);
         String log = object(resume, "agent/agent1/leaderboard.log");
-        assertThat(occurrences(log, "Preparing RouteScenario_0 ")).isEqualTo(1);
-        assertThat(occurrences(log, "Preparing RouteScenario_1 ")).isEqualTo(1);
-        assertThat(occurrences(log, "Preparing RouteScenario_3 ")).isEqualTo(1);
+        assertThat(occurrences(log, prepared(resume, 0))).isEqualTo(1);
+        assertThat(occurrences(log, prepared(resume, 1))).isEqualTo(1);
+        assertThat(occurrences(log, prepared(resume, 3))).isEqualTo(1);
     }
 
     @Test
@@ -570,7 +601,7 @@ class LocalRunIT {
         var log = system.stack().s3().headObject(r -> r.bucket(forged.bucket())
                 .key(forged.submissionId() + "/agent/agent1/leaderboard.log"));
         assertThat(log.contentLength()).isGreaterThan(10L * 1024 * 1024);
-        assertThat(object(forged, "agent/agent1/leaderboard.log")).contains("Preparing RouteScenario_3 ");
+        assertThat(object(forged, "agent/agent1/leaderboard.log")).contains(prepared(forged, 3));
         assertThat(forged.view().result()).doesNotContain("NaN").doesNotContain("Infinity");
     }
 

@@ -5,19 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
-import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
-import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.carla.leaderboard.messaging.QueuesConfig;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -26,20 +20,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * reason; nothing is launched, nothing recorded, and the intake keeps going.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
-class DeadLetterTests {
-
-    @InjectLocalStack
-    RunningStack stack;
-
-    IntakeStack intake;
-
-    @BeforeEach
-    void purge() {
-        intake = new IntakeStack(stack);
-        intake.purge();
-    }
+class DeadLetterTests extends IntakeOnTheStack {
 
     @Test
     void notJsonIsDeadLetteredAndTheNextSubmissionStillLaunches() {

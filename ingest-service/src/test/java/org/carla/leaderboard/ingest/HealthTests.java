@@ -6,18 +6,13 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.startsWith;
 
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** What Kubernetes and Prometheus see. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
-class HealthTests {
+class HealthTests extends IntakeOnTheStack {
 
     @Test
     void readyWhenQueuesAndTablesAnswer() {

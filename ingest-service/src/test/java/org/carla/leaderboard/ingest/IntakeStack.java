@@ -33,6 +33,11 @@ final class IntakeStack {
     static final long OPEN_PHASE = 1187;
     static final long GATED_PHASE = 2077;
     static final String IMAGE = "123456789012.dkr.ecr.us-west-2.amazonaws.com/team-agent:v3";
+    /**
+     * How long a test waits for what the intake does in a second or two on an idle machine (a message handled, a
+     * request published): on a busy one it takes many times that. Never a bound a test asserts.
+     */
+    static final Duration PATIENCE = Duration.ofSeconds(60);
 
     private final RunningStack stack;
 
@@ -81,6 +86,12 @@ final class IntakeStack {
                 .map(m -> EventCodec.parseLaunchRequest(m.body())).toList();
     }
 
+    /** The launch requests on the queue now (received and deleted; one long poll of a second). */
+    List<LaunchRequest> receiveLaunchRequests() {
+        return receive(stack.queueUrl(QueuesConfig.LAUNCH_REQUESTS), 1).stream()
+                .map(m -> EventCodec.parseLaunchRequest(m.body())).toList();
+    }
+
     List<SubmissionEvent> awaitSubmissionEvents(int count) {
         return awaitMessages(QueuesConfig.SUBMISSION_EVENTS, false, count).stream()
                 .map(m -> EventCodec.parseSubmissionEvent(m.body())).toList();
@@ -91,11 +102,11 @@ final class IntakeStack {
         return awaitMessages(QueuesConfig.SUBMISSIONS, true, count);
     }
 
-    /** Receives (and deletes) {@code count} messages; fails after 20 s. */
+    /** Receives (and deletes) {@code count} messages; fails after {@link #PATIENCE}. */
     List<Message> awaitMessages(String queue, boolean deadLetter, int count) {
         String url = deadLetter ? stack.deadLetterQueueUrl(queue) : stack.queueUrl(queue);
         var messages = new ArrayList<Message>();
-        Instant deadline = Instant.now().plusSeconds(20);
+        Instant deadline = Instant.now().plus(PATIENCE);
         while (messages.size() < count && Instant.now().isBefore(deadline)) {
             messages.addAll(receive(url, 1));
         }
@@ -118,7 +129,7 @@ final class IntakeStack {
     /** Waits until the intake has taken every message off {@code submissions} (handled or dead-lettered). */
     void awaitSubmissionsHandled() {
         String url = stack.queueUrl(QueuesConfig.SUBMISSIONS);
-        Awaitility.await("the intake takes every message off the submissions queue").atMost(Duration.ofSeconds(20))
+        Awaitility.await("the intake takes every message off the submissions queue").atMost(PATIENCE)
                 .pollInterval(Duration.ofMillis(100)).until(() -> {
                     var attributes = stack.sqs().getQueueAttributes(r -> r.queueUrl(url).attributeNamesWithStrings(
                             "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"))

@@ -12,35 +12,16 @@ import java.util.List;
 import java.util.Map;
 
 import org.carla.leaderboard.domain.event.LaunchRequest;
-import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
-import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.carla.leaderboard.messaging.QueuesConfig;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** EvalAI announces a submission; the intake records it and asks job-launcher to run it. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
-class SubmissionLaunchTests {
-
-    @InjectLocalStack
-    RunningStack stack;
-
-    IntakeStack intake;
-
-    @BeforeEach
-    void purge() {
-        intake = new IntakeStack(stack);
-        intake.purge();
-    }
+class SubmissionLaunchTests extends IntakeOnTheStack {
 
     @Test
     void announcedSubmissionIsRecordedAndLaunched() {
@@ -64,7 +45,9 @@ class SubmissionLaunchTests {
         assertThat(request.trackSpec().renderer()).isEqualTo("opengl");
         assertThat(request.trackSpec().routes()).isEqualTo(20);
         assertThat(request.trackSpec().workerPairs()).isEqualTo(4);
-        assertThat(request.trackSpec().bucket()).isEqualTo("carla-leaderboard-10");
+        assertThat(request.trackSpec().bucket()).as("the bucket deploy/aws creates, as the ConfigMap names it")
+                .isEqualTo(stack.evaluation().leaderboards().get("leaderboard-10").bucket())
+                .startsWith("carla-leaderboard-10-");
 
         var record = intake.record("leaderboard-10", team, submission.pk());
         assertThat(record.get("team_id").s()).isEqualTo(Long.toString(team));
@@ -190,6 +173,40 @@ class SubmissionLaunchTests {
         intake.assertNoDeadLetters();
         assertThat(IntakeStack.metric("leaderboard_queue_dead_lettered_total", "queue", QueuesConfig.SUBMISSIONS))
                 .isEqualTo(deadLetteredBefore);
+    }
+
+    /**
+     * A host token whose user is not a host of the challenge (EvalAI answers its read 401, "not authorized to access
+     * this submission") is a configuration error: the announcement waits on its queue, never dead-lettered, and the
+     * service says so (wellness evalai-token, its gauge) while EvalAI itself answers; once the user is a host again, the
+     * submission is launched.
+     */
+    @Test
+    void aTokenThatIsNotAHostOfTheChallengeHoldsTheAnnouncementAndSaysSoUntilItIs() {
+        stack.evalAi().hostOfChallenge(false);
+        try {
+            var submission = stack.evalAi().createSubmission(
+                    NewSubmission.of(IntakeStack.uniqueTeam(), "held", IntakeStack.OPEN_PHASE, IntakeStack.IMAGE));
+            String path = "/api/jobs/submission/" + submission.pk();
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> stack.evalAi().calls().stream()
+                    .anyMatch(call -> call.path().equals(path) && call.status() == 401));
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> given().get("/q/health/well").then()
+                    .statusCode(503).body("checks.find { it.name == 'dependencies' }.data.'evalai-token'",
+                            org.hamcrest.Matchers.containsString("not authorized")));
+            assertThat(IntakeStack.metric("leaderboard_dependency_up", "dependency", "evalai-token")).isZero();
+            assertThat(IntakeStack.metric("leaderboard_dependency_up", "dependency", "evalai")).isEqualTo(1.0);
+            intake.assertNothingOn(QueuesConfig.LAUNCH_REQUESTS);
+
+            stack.evalAi().hostOfChallenge(true);
+
+            assertThat(intake.awaitLaunchRequests(1).get(0).submission().submissionPk()).isEqualTo(submission.pk());
+            intake.assertNoDeadLetters();
+            given().get("/q/health/well").then().statusCode(200)
+                    .body("checks.find { it.name == 'dependencies' }.data.'evalai-token'", equalTo("up"));
+        } finally {
+            stack.evalAi().hostOfChallenge(true);
+        }
     }
 
     @Test

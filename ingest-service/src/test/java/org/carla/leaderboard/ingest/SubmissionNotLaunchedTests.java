@@ -5,40 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 
 import org.carla.leaderboard.domain.event.NotLaunched;
-import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
-import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.carla.leaderboard.messaging.QueuesConfig;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** Submissions that must not run still get a record and an event, so results-relay reports their final status. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
-class SubmissionNotLaunchedTests {
-
-    @InjectLocalStack
-    RunningStack stack;
-
-    IntakeStack intake;
-
-    @BeforeEach
-    void purge() {
-        intake = new IntakeStack(stack);
-        intake.purge();
-    }
-
-    @AfterEach
-    void clearFaults() {
-        stack.evalAi().clearFaults();
-    }
+class SubmissionNotLaunchedTests extends IntakeOnTheStack {
 
     @Test
     void submissionCancelledBeforeItWasTakenIsNotLaunched() {

@@ -13,17 +13,10 @@ import java.util.function.Predicate;
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.LaunchRequest;
 import org.carla.leaderboard.domain.event.NotLaunched;
-import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
-import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.carla.leaderboard.messaging.QueuesConfig;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -39,9 +32,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  */
 @QuarkusTest
 @TestProfile(UnlaunchedRunsTests.ShortBounds.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"))
-class UnlaunchedRunsTests {
+class UnlaunchedRunsTests extends IntakeOnTheStack {
 
     static final Duration BOUND = Duration.ofSeconds(3);
 
@@ -50,22 +41,6 @@ class UnlaunchedRunsTests {
         public Map<String, String> getConfigOverrides() {
             return Map.of("stuck.check-every", "1s", "stuck.unlaunched-after", BOUND.toString());
         }
-    }
-
-    @InjectLocalStack
-    RunningStack stack;
-
-    IntakeStack intake;
-
-    @BeforeEach
-    void purge() {
-        intake = new IntakeStack(stack);
-        intake.purge();
-    }
-
-    @AfterEach
-    void clearFaults() {
-        stack.evalAi().clearFaults();
     }
 
     @Test

@@ -2,11 +2,14 @@ package org.carla.leaderboard.localstack;
 
 import java.net.URI;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
+import org.carla.leaderboard.domain.evalai.EvalAiThrottle;
 import org.carla.leaderboard.localstack.aws.AwsClients;
 import org.carla.leaderboard.localstack.aws.ElasticMqServer;
 import org.carla.leaderboard.localstack.evalai.EvalAiOptions;
@@ -18,12 +21,22 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The {@code evalai} component: the EvalAI stand-in, hosting the configured phases, publishing EvalAI's messages on
- * the stack's {@code submissions} queue, with a host token drawn at random for each stack.
+ * the stack's {@code submissions} queue as EvalAI does with a challenge's host queue (by name, with the host's keys:
+ * the access key of the IAM user deploy/aws creates for it, output {@value #QUEUE_USER_OUTPUT}), with a host token
+ * drawn at random for each stack.
  */
 public final class EvalAiComponent implements StackComponent {
 
     public static final String NAME = "evalai";
+    /**
+     * The period the stand-in throttles each user over (EvalAI's minute, {@link EvalAiThrottle}, by default); a run
+     * compressed in time shortens it with its other periods, and the services budget their calls over the same
+     * ({@code evalai.budget.per} in the stack's configuration).
+     */
+    public static final String THROTTLE_PERIOD = "local-stack.evalai.throttle-period";
     static final String QUEUE = "submissions";
+    /** The template's output naming the IAM user whose keys are entered in EvalAI for the challenge's queue. */
+    public static final String QUEUE_USER_OUTPUT = "EvalAiQueueUserName";
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -42,17 +55,22 @@ public final class EvalAiComponent implements StackComponent {
 
     @Override
     public void start(StackContext context) {
-        String queueUrl = context.quarkusConfig().get("queues." + QUEUE + ".url");
-        if (queueUrl == null) {
+        if (!context.queues().contains(QUEUE)) {
             throw new IllegalStateException("the EvalAI stand-in publishes on the '" + QUEUE
                     + "' queue, which the stack does not create (queues: " + context.queues() + ")");
         }
-        sqs = AwsClients.client(SqsClient.builder(), context.endpoint(ElasticMqServer.NAME), context.credentials(),
-                context.region());
+        String user = context.access().deployment().outputs().get(QUEUE_USER_OUTPUT);
+        if (user == null) {
+            throw new IllegalStateException("deploy/aws/leaderboard-backend.yaml has no output " + QUEUE_USER_OUTPUT
+                    + ": EvalAI has no keys to send to the queue with");
+        }
+        sqs = AwsClients.client(SqsClient.builder(), context.endpoint(ElasticMqServer.NAME),
+                context.access().user(user), context.region());
         var token = new byte[24];
         RANDOM.nextBytes(token);
-        var options = EvalAiOptions.builder(HexFormat.of().formatHex(token), new SqsSubmissionPublisher(sqs, queueUrl))
-                .port(context.port());
+        var options = EvalAiOptions.builder(HexFormat.of().formatHex(token), new SqsSubmissionPublisher(sqs, QUEUE))
+                .port(context.port()).throttle(EvalAiThrottle.REQUESTS, Optional.ofNullable(context.settings()
+                        .get(THROTTLE_PERIOD)).map(Duration::parse).orElse(EvalAiThrottle.PERIOD));
         // The phases the stack's leaderboards evaluate, each with the CARLA leaderboard's metrics.
         context.evaluation().phases().keySet().stream().sorted()
                 .forEach(phase -> options.phase(Long.parseLong(phase), LeaderboardSchema.carlaLeaderboard()));

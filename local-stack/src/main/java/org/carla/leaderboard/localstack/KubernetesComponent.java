@@ -4,22 +4,27 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.carla.leaderboard.localstack.aws.ElasticMqServer;
 import org.carla.leaderboard.localstack.aws.S3ProxyServer;
+import org.carla.leaderboard.localstack.aws.StackAccess;
 import org.carla.leaderboard.localstack.kubernetes.ImageProfiles;
 import org.carla.leaderboard.localstack.kubernetes.KubernetesApiServer;
 import org.carla.leaderboard.localstack.kubernetes.LocalJobRunner;
 import org.carla.leaderboard.localstack.kubernetes.LocalJobRunnerOptions;
+import org.carla.leaderboard.localstack.kubernetes.PodIdentity;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * The {@code kubernetes} component: the Kubernetes API server (fabric8, CRUD mode) and the local Job runner for the
  * {@code submissions} namespace. The runner's image profiles come from the stack's {@code local-stack.images.*}
- * settings; every container also gets the stack's S3 and SQS client overrides as environment variables, the way
- * pod-runtime's Quarkus configuration reads them (in a cluster, IRSA and the real endpoints take their place).
+ * settings; every container also gets the stack's S3 and SQS endpoints as environment variables, the way
+ * pod-runtime's Quarkus configuration reads them (in a cluster, the region's endpoints), and the containers IRSA
+ * would give credentials to ({@link PodIdentity}: not the ones the pod's {@code eks.amazonaws.com/skip-containers}
+ * lists) get those of the IAM role their pod's ServiceAccount assumes.
  */
 public final class KubernetesComponent implements StackComponent {
 
@@ -31,6 +36,8 @@ public final class KubernetesComponent implements StackComponent {
     static final String GPU_CAPACITY = "local-stack.kubernetes.gpu-capacity";
     /** The extended resource a GPU pod requests (default {@code nvidia.com/gpu}). */
     static final String GPU_RESOURCE = "local-stack.kubernetes.gpu-resource";
+    /** The AWS clients of pod-runtime (init and logcopy), whose endpoints every container gets. */
+    private static final List<String> POD_CLIENTS = List.of("s3", "sqs");
 
     private KubernetesApiServer server;
     private KubernetesClient client;
@@ -49,9 +56,12 @@ public final class KubernetesComponent implements StackComponent {
 
     @Override
     public void start(StackContext context) {
+        var clients = POD_CLIENTS.stream()
+                .filter(client -> context.quarkusConfig().containsKey("quarkus." + client + ".endpoint-override"))
+                .toList();
         var awsEnv = new LinkedHashMap<String, String>();
         context.quarkusConfig().forEach((key, value) -> {
-            if (key.startsWith("quarkus.s3.") || key.startsWith("quarkus.sqs.")) {
+            if (clients.stream().anyMatch(client -> key.startsWith("quarkus." + client + "."))) {
                 awsEnv.put(LocalStackMain.environmentName(key), value);
             }
         });
@@ -75,6 +85,15 @@ public final class KubernetesComponent implements StackComponent {
             throw new IllegalArgumentException(GPU_CAPACITY + " is a number of pods or unlimited, not " + capacity);
         }
         options.gpuResource(context.settings().getOrDefault(GPU_RESOURCE, LocalJobRunnerOptions.NVIDIA_GPU));
+        options.podIdentity(new PodIdentity(account -> {
+            if (!context.access().hasRole(account)) {
+                return Optional.empty();
+            }
+            var env = new LinkedHashMap<String, String>();
+            clients.forEach(client -> StackAccess.quarkusCredentials(client, context.access().of(account))
+                    .forEach((key, value) -> env.put(LocalStackMain.environmentName(key), value)));
+            return Optional.of(env);
+        }));
         runner = LocalJobRunner.start(options.build());
     }
 

@@ -17,6 +17,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.carla.leaderboard.domain.track.EvaluationConfig;
+import org.carla.leaderboard.localstack.aws.StackAccess;
+import org.carla.leaderboard.localstack.deploy.Deployment;
 
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -32,6 +34,8 @@ public final class LocalStack {
     public static final List<String> QUEUES = List.of("submissions", "launch-requests", "submission-events",
             "progress-reports");
     public static final String REGION = "us-east-1";
+    /** The account every ARN, queue URL and bucket name of the stack carries (ElasticMQ's own default account). */
+    public static final String ACCOUNT_ID = "000000000000";
 
     private LocalStack() {
     }
@@ -128,11 +132,17 @@ public final class LocalStack {
             ports.keySet().stream().filter(name -> !StackComponents.ALL.contains(name)).findFirst().ifPresent(name -> {
                 throw new IllegalArgumentException("port for unknown component '" + name + "'");
             });
-            var config = evaluationConfig(evaluation);
+            var access = StackAccess.of(Deployment.local(ACCOUNT_ID, REGION));
+            // The services find the deployment's buckets and tables as the ConfigMap names them; overrides may only
+            // name the same ones.
+            var overrides = new LinkedHashMap<>(access.deployment().storage());
+            overrides.putAll(evaluation);
+            var config = evaluationConfig(overrides);
+            requireDeployed(config, access.deployment());
             var toStart = withRequirements();
             boolean temporary = workDir == null;
             Path root = createWorkDir(temporary);
-            var stack = new RunningStack(root, temporary, StackCredentials.random(), REGION, config, evaluation);
+            var stack = new RunningStack(root, temporary, access, REGION, config, overrides);
             try {
                 startInWaves(stack, toStart, config);
             } catch (RuntimeException | Error e) {
@@ -184,7 +194,7 @@ public final class LocalStack {
                     for (var component : wave) {
                         stack.add(component);
                         var context = new StackContext(componentDir(stack.workDir(), component.name()),
-                                ports.getOrDefault(component.name(), 0), stack.credentials(), stack.region(), config,
+                                ports.getOrDefault(component.name(), 0), stack.access(), stack.region(), config,
                                 queues, endpoints, quarkusConfig, settings);
                         futures.put(component, starter.submit(() -> {
                             component.start(context);
@@ -216,6 +226,28 @@ public final class LocalStack {
                 }
             } finally {
                 starter.shutdownNow();
+            }
+        }
+
+        /** A leaderboard's table or bucket, or the qualifier table, that deploy/aws does not create refuses the start. */
+        private static void requireDeployed(EvaluationConfig config, Deployment deployment) {
+            var tables = deployment.tables().stream().map(Deployment.Table::name).toList();
+            var missing = new ArrayList<String>();
+            config.leaderboards().forEach((id, leaderboard) -> {
+                if (!tables.contains(leaderboard.submissionsTable())) {
+                    missing.add("table " + leaderboard.submissionsTable() + " (leaderboard " + id + ")");
+                }
+                if (!deployment.buckets().contains(leaderboard.bucket())) {
+                    missing.add("bucket " + leaderboard.bucket() + " (leaderboard " + id + ")");
+                }
+            });
+            if (!tables.contains(config.qualifierTable())) {
+                missing.add("table " + config.qualifierTable() + " (the qualifiers)");
+            }
+            if (!missing.isEmpty()) {
+                throw new IllegalArgumentException("deploy/aws/leaderboard-backend.yaml creates no " + missing
+                        + ": the local stack has the deployment's tables and buckets only (tables " + tables
+                        + ", buckets " + deployment.buckets() + ")");
             }
         }
 

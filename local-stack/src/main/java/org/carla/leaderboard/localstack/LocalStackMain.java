@@ -2,8 +2,10 @@ package org.carla.leaderboard.localstack;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,8 +82,41 @@ public final class LocalStackMain {
         out.println("The same as environment variables:");
         stack.quarkusConfig().forEach((key, value) -> out.println("  " + environmentName(key) + "=" + value));
         out.println();
+        out.println("AWS credentials of each ServiceAccount's IAM role (deploy/aws), the same keys with the secret "
+                + "(owner-only files):");
+        writeCredentials(stack).forEach(file -> out.println("  " + file));
+        out.println();
         out.println(READY_LINE + " (Ctrl-C stops it)");
         out.flush();
+    }
+
+    /** One owner-only properties file of AWS client keys per ServiceAccount a role of deploy/aws trusts. */
+    static List<Path> writeCredentials(RunningStack stack) {
+        var files = new ArrayList<Path>();
+        try {
+            Path folder = Files.createDirectories(stack.workDir().resolve("credentials"));
+            for (var principal : stack.access().deployment().principals()) {
+                for (String reference : principal.serviceAccounts()) {
+                    String[] parts = reference.split(":", 2);
+                    var account = new ServiceAccount(parts[0], parts[1]);
+                    Path file = folder.resolve(account.namespace() + "." + account.name() + ".properties");
+                    Files.deleteIfExists(file);
+                    Files.createFile(file, PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rw-------")));
+                    var text = new StringBuilder("# " + principal.name() + ", the IAM role of " + account + "\n");
+                    stack.quarkusConfig(account).forEach((key, value) -> {
+                        if (key.contains(".aws.credentials.")) {
+                            text.append(key).append('=').append(value).append('\n');
+                        }
+                    });
+                    Files.writeString(file, text);
+                    files.add(file);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the credentials files", e);
+        }
+        return files;
     }
 
     /** MicroProfile Config's environment-variable form of a property name. */

@@ -22,6 +22,7 @@ import org.carla.leaderboard.domain.track.EvaluationConfig;
 import org.carla.leaderboard.localstack.aws.DynamoDbLocalServer;
 import org.carla.leaderboard.localstack.aws.ElasticMqServer;
 import org.carla.leaderboard.localstack.aws.S3ProxyServer;
+import org.carla.leaderboard.localstack.aws.StackAccess;
 import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
 import org.carla.leaderboard.localstack.kubernetes.LocalJobRunner;
 
@@ -42,7 +43,7 @@ public final class RunningStack implements AutoCloseable {
 
     private final Path workDir;
     private final boolean temporaryWorkDir;
-    private final StackCredentials credentials;
+    private final StackAccess access;
     private final String region;
     private final EvaluationConfig evaluation;
     private final Map<String, String> evaluationOverrides;
@@ -52,11 +53,11 @@ public final class RunningStack implements AutoCloseable {
     private final Object closeLock = new Object();
     private boolean closed;
 
-    RunningStack(Path workDir, boolean temporaryWorkDir, StackCredentials credentials, String region,
+    RunningStack(Path workDir, boolean temporaryWorkDir, StackAccess access, String region,
             EvaluationConfig evaluation, Map<String, String> evaluationOverrides) {
         this.workDir = workDir;
         this.temporaryWorkDir = temporaryWorkDir;
-        this.credentials = credentials;
+        this.access = access;
         this.region = region;
         this.evaluation = evaluation;
         this.evaluationOverrides = Map.copyOf(evaluationOverrides);
@@ -134,13 +135,29 @@ public final class RunningStack implements AutoCloseable {
     }
 
     /**
-     * The configuration overrides that point a Quarkus service at this stack: the clients' endpoints, region and
-     * credentials, {@code queues.<name>.url} / {@code .dead-letter-url}, the other components' keys, and the
-     * {@code evaluation.*} overrides the stack was provisioned with. Sorted by key.
+     * The configuration overrides that point a Quarkus service at this stack, without AWS credentials: the clients'
+     * endpoints and region, {@code queues.<name>.url} / {@code .dead-letter-url}, the other components' keys, the
+     * deployment's bucket and table names and the {@code evaluation.*} overrides. Sorted by key.
      */
     public synchronized Map<String, String> quarkusConfig() {
         var config = new TreeMap<String, String>(evaluationOverrides);
         components.stream().filter(c -> started.contains(c.name())).forEach(c -> config.putAll(c.quarkusConfig()));
+        return config;
+    }
+
+    /**
+     * {@link #quarkusConfig()} with the AWS clients signing as the IAM role the ServiceAccount assumes (what IRSA gives
+     * the service's pods): how a service runs against the stack.
+     */
+    public Map<String, String> quarkusConfig(ServiceAccount account) {
+        return quarkusConfig(credentials(account));
+    }
+
+    /** {@link #quarkusConfig()} with the AWS clients signing with these credentials. */
+    public synchronized Map<String, String> quarkusConfig(StackCredentials signer) {
+        var config = new TreeMap<>(quarkusConfig());
+        components.stream().filter(c -> started.contains(c.name()))
+                .forEach(c -> config.putAll(c.quarkusCredentials(signer)));
         return config;
     }
 
@@ -164,8 +181,19 @@ public final class RunningStack implements AutoCloseable {
         return workDir;
     }
 
+    /** The administrator's credentials: an operator's, for tests that seed or inspect; no service uses them. */
     public StackCredentials credentials() {
-        return credentials;
+        return access.administrator();
+    }
+
+    /** The credentials of the IAM role the ServiceAccount assumes (IRSA); fails when no role of deploy/aws trusts it. */
+    public StackCredentials credentials(ServiceAccount account) {
+        return access.of(account);
+    }
+
+    /** Every principal of deploy/aws with its keys, the deployment the stack is built from. */
+    public StackAccess access() {
+        return access;
     }
 
     public String region() {

@@ -37,8 +37,13 @@ public interface StackComponent extends AutoCloseable {
     /** Where it listens, by name (usually one entry named like the component); empty before start. */
     Map<String, URI> endpoints();
 
-    /** The configuration keys that point a Quarkus service at it (see the brief's shared contracts). */
+    /** The configuration keys that point a Quarkus service at it, without credentials ({@link #quarkusCredentials}). */
     Map<String, String> quarkusConfig();
+
+    /** The keys that make a Quarkus service's client of it sign with these credentials; none by default. */
+    default Map<String, String> quarkusCredentials(StackCredentials credentials) {
+        return Map.of();
+    }
 
     /** The operating-system processes it runs (servers, Job pods), so a caller can check none outlives the stack. */
     default List<ProcessHandle> processes() {

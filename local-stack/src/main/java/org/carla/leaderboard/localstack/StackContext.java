@@ -6,15 +6,16 @@ import java.util.List;
 import java.util.Map;
 
 import org.carla.leaderboard.domain.track.EvaluationConfig;
+import org.carla.leaderboard.localstack.aws.StackAccess;
 
 /**
  * What a {@link StackComponent} gets when it starts.
  *
  * @param workDir       the component's own folder inside the stack's work dir (created; logs and data go there)
  * @param port          the port to listen on, or 0 for a free one of the component's choosing
- * @param credentials   the stack's AWS credentials (ElasticMQ and DynamoDB Local accept any, S3Proxy checks them)
+ * @param access        who may call the stack's AWS servers: each principal's keys and policies, from deploy/aws
  * @param region        the AWS region every client uses
- * @param evaluation    the leaderboards and phases (domain defaults plus the stack's overrides)
+ * @param evaluation    the leaderboards and phases: the domain's defaults, deploy/'s storage names, the overrides
  * @param queues        the SQS queue names to provision, each with a {@code <name>-dlq}
  * @param endpoints     the endpoints of the components already started, by name
  * @param quarkusConfig the Quarkus configuration of the components already started (e.g. {@code queues.<name>.url})
@@ -23,7 +24,7 @@ import org.carla.leaderboard.domain.track.EvaluationConfig;
 public record StackContext(
         Path workDir,
         int port,
-        StackCredentials credentials,
+        StackAccess access,
         String region,
         EvaluationConfig evaluation,
         List<String> queues,
@@ -36,6 +37,11 @@ public record StackContext(
         endpoints = Map.copyOf(endpoints);
         quarkusConfig = Map.copyOf(quarkusConfig);
         settings = Map.copyOf(settings);
+    }
+
+    /** The administrator's keys: what the stack itself provisions with. */
+    public StackCredentials credentials() {
+        return access.administrator();
     }
 
     /** The endpoint of a component started before this one; fails clearly when it was not. */

@@ -1,23 +1,30 @@
 package org.carla.leaderboard.localstack;
 
 import java.security.SecureRandom;
-import java.util.HexFormat;
 
 /**
- * The AWS credentials of one local stack: a fixed access key id and a secret drawn at random for each stack, so no
- * secret lives in the code and a client configured for another stack is refused by S3Proxy.
+ * The AWS credentials of one principal of one local stack (a service's IAM role, an IAM user, the administrator),
+ * drawn at random for each stack: no secret lives in the code, and a client configured for another stack or another
+ * principal is refused by the stack's IAM gates, which check every signature.
  */
 public record StackCredentials(String accessKeyId, String secretAccessKey) {
 
-    /** Letters and digits only: DynamoDB Local 2.x refuses any other access key id. */
-    public static final String ACCESS_KEY_ID = "localstack";
-
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** IAM's access key alphabet; letters and digits only, as DynamoDB Local 2.x insists. */
+    private static final String KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    private static final String SECRET_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
+    /** An access key id of IAM's form ({@code AKIA} and 16 characters) and a 40-character secret. */
     public static StackCredentials random() {
-        var secret = new byte[20];
-        RANDOM.nextBytes(secret);
-        return new StackCredentials(ACCESS_KEY_ID, HexFormat.of().formatHex(secret));
+        return new StackCredentials("AKIA" + draw(KEY_ALPHABET, 16), draw(SECRET_ALPHABET, 40));
+    }
+
+    private static String draw(String alphabet, int length) {
+        var out = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            out.append(alphabet.charAt(RANDOM.nextInt(alphabet.length())));
+        }
+        return out.toString();
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
+import org.carla.leaderboard.localstack.kubernetes.PodIdentity;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,7 +82,40 @@ class ComponentsIT {
         Path log = stack.workDir().resolve("kubernetes/jobs/env-check/logs/tools.log");
         assertThat(Files.readString(log))
                 .contains("QUARKUS_SQS_ENDPOINT_OVERRIDE=" + stack.endpoints().get("sqs"))
-                .contains("QUARKUS_SQS_AWS_REGION=us-east-1");
+                .contains("QUARKUS_SQS_AWS_REGION=us-east-1")
+                .as("the namespace's default ServiceAccount, which no IAM role trusts").doesNotContain("CREDENTIALS");
+    }
+
+    /**
+     * IRSA as EKS's webhook gives it: the containers of a pod whose ServiceAccount an IAM role of deploy/aws trusts get
+     * that role's credentials, except those the pod's skip-containers annotation lists (the participant's agents); a
+     * pod of another ServiceAccount gets none.
+     */
+    @Test
+    void theWorkerRolesCredentialsReachOnlyTheContainersIrsaWouldGiveThemTo() throws Exception {
+        Job job = new JobBuilder().withNewMetadata().withName("irsa-check").endMetadata()
+                .withNewSpec().withBackoffLimit(0).withNewTemplate()
+                .withNewMetadata().addToAnnotations(PodIdentity.SKIP_CONTAINERS, "agent-1").endMetadata()
+                .withNewSpec().withRestartPolicy("OnFailure").withServiceAccountName("submission-worker")
+                .addNewContainer().withName("logcopy").withImage("registry.local/tools:1").endContainer()
+                .addNewContainer().withName("agent-1").withImage("registry.local/tools:1").endContainer()
+                .endSpec().endTemplate().endSpec().build();
+
+        stack.kubernetes().batch().v1().jobs().resource(job).create();
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            var status = stack.kubernetes().batch().v1().jobs().withName("irsa-check").get().getStatus();
+            return status != null && status.getConditions() != null
+                    && status.getConditions().stream().anyMatch(c -> "Complete".equals(c.getType()));
+        });
+        var worker = stack.credentials(new ServiceAccount("submissions", "submission-worker"));
+        Path logs = stack.workDir().resolve("kubernetes/jobs/irsa-check/logs");
+        assertThat(Files.readString(logs.resolve("logcopy.log")))
+                .contains("QUARKUS_SQS_AWS_CREDENTIALS_STATIC_PROVIDER_ACCESS_KEY_ID=" + worker.accessKeyId())
+                .contains("QUARKUS_SQS_AWS_CREDENTIALS_STATIC_PROVIDER_SECRET_ACCESS_KEY=" + worker.secretAccessKey());
+        assertThat(Files.readString(logs.resolve("agent-1.log")))
+                .contains("QUARKUS_SQS_ENDPOINT_OVERRIDE=")
+                .doesNotContain("CREDENTIALS", "ACCESS_KEY", worker.secretAccessKey());
     }
 
     @Test

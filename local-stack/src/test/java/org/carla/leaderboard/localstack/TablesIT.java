@@ -3,6 +3,7 @@ package org.carla.leaderboard.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
@@ -10,26 +11,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 
-/** DynamoDB Local through the AWS SDK: the tables from the evaluation configuration, conditional writes. */
+/** DynamoDB Local through the AWS SDK: the tables of deploy/aws and nothing else, conditional writes, the index. */
 class TablesIT {
 
     static RunningStack stack;
 
     @BeforeAll
     static void start() {
-        stack = LocalStack.builder()
-                .components("dynamodb")
-                .evaluation(Map.of(
-                        "evaluation.leaderboards.leaderboard-30.bucket", "carla-leaderboard-30",
-                        "evaluation.leaderboards.leaderboard-30.submissions-table", "leaderboard-30-submissions",
-                        "evaluation.leaderboards.leaderboard-30.simulator-image", "carla:0.9.16",
-                        "evaluation.leaderboards.leaderboard-30.leaderboard-image", "leaderboard-30:latest",
-                        "evaluation.leaderboards.leaderboard-30.renderer", "vulkan"))
-                .start();
+        stack = LocalStack.builder().components("dynamodb").start();
     }
 
     @AfterAll
@@ -38,17 +33,42 @@ class TablesIT {
     }
 
     @Test
-    void everyLeaderboardHasASubmissionsTableAndTheQualifierTableExists() {
+    void theTemplatesTablesAreCreatedWithTheirKeysIndexesAndBilling() {
         assertThat(stack.dynamoDb().listTables().tableNames())
-                .containsExactlyInAnyOrder("leaderboard-10", "leaderboard-20", "leaderboard-30-submissions",
-                        "leaderboard-qualifiers");
-        assertThat(stack.dynamoDb().describeTable(r -> r.tableName("leaderboard-20")).table().keySchema())
-                .containsExactly(key("team_id", KeyType.HASH), key("submission_id", KeyType.RANGE));
-        assertThat(stack.dynamoDb().describeTable(r -> r.tableName("leaderboard-qualifiers")).table().keySchema())
-                .containsExactly(key("team_id", KeyType.HASH), key("track_codename", KeyType.RANGE));
-        assertThat(stack.quarkusConfig())
-                .containsEntry("evaluation.leaderboards.leaderboard-30.submissions-table", "leaderboard-30-submissions")
-                .containsKey("quarkus.dynamodb.endpoint-override");
+                .containsExactlyInAnyOrder("leaderboard-10", "leaderboard-20", "leaderboard-qualifiers");
+        for (String name : List.of("leaderboard-10", "leaderboard-20")) {
+            var table = stack.dynamoDb().describeTable(r -> r.tableName(name)).table();
+            assertThat(table.keySchema()).containsExactly(key("team_id", KeyType.HASH),
+                    key("submission_id", KeyType.RANGE));
+            assertThat(table.billingModeSummary().billingMode()).isEqualTo(BillingMode.PAY_PER_REQUEST);
+            assertThat(table.globalSecondaryIndexes()).singleElement().satisfies(index -> {
+                assertThat(index.indexName()).isEqualTo("submission_status-index");
+                assertThat(index.keySchema()).containsExactly(key("submission_status", KeyType.HASH),
+                        key("submission_id", KeyType.RANGE));
+                assertThat(index.projection().projectionType()).isEqualTo(ProjectionType.ALL);
+            });
+        }
+        var qualifiers = stack.dynamoDb().describeTable(r -> r.tableName("leaderboard-qualifiers")).table();
+        assertThat(qualifiers.keySchema()).containsExactly(key("team_id", KeyType.HASH),
+                key("track_codename", KeyType.RANGE));
+        assertThat(qualifiers.globalSecondaryIndexes()).isEmpty();
+        assertThat(stack.quarkusConfig()).containsEntry("evaluation.leaderboards.leaderboard-20.submissions-table",
+                "leaderboard-20").containsKey("quarkus.dynamodb.endpoint-override");
+    }
+
+    @Test
+    void aLeaderboardWhoseTableOrBucketDeployLacksRefusesTheStack() {
+        assertThatThrownBy(() -> LocalStack.builder().components("dynamodb")
+                .evaluation(Map.of(
+                        "evaluation.leaderboards.leaderboard-30.bucket", "carla-leaderboard-30",
+                        "evaluation.leaderboards.leaderboard-30.submissions-table", "leaderboard-30-submissions",
+                        "evaluation.leaderboards.leaderboard-30.simulator-image", "carla:0.9.16",
+                        "evaluation.leaderboards.leaderboard-30.leaderboard-image", "leaderboard-30:latest",
+                        "evaluation.leaderboards.leaderboard-30.renderer", "vulkan",
+                        "evaluation.leaderboards.leaderboard-30.version", "2.0"))
+                .start())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("table leaderboard-30-submissions").hasMessageContaining("bucket carla-leaderboard-30");
     }
 
     @Test

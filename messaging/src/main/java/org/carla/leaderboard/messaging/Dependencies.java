@@ -18,6 +18,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 public final class Dependencies {
 
     public static final String EVALAI = "evalai";
+    /**
+     * EvalAI taking the host token for what is asked (it refuses it, or its user is not a host of the challenge): a
+     * configuration error for an operator to fix, not an outage; the work that needs it waits likewise.
+     */
+    public static final String EVALAI_TOKEN = "evalai-token";
     public static final String SQS = "sqs";
     public static final String DYNAMODB = "dynamodb";
     public static final String S3 = "s3";

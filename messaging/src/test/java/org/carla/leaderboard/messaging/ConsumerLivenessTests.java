@@ -78,12 +78,12 @@ class ConsumerLivenessTests {
         }, options().withMaxInFlight(1), registry));
         consumers.start();
         stack.sqs().sendMessage(r -> r.queueUrl(queue.url()).messageBody("slow"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> consumers.states().get(0).inFlight() == 1);
+        await().atMost(ElasticMq.PATIENCE).until(() -> consumers.states().get(0).inFlight() == 1);
 
         // No free slot for longer than the bound: the loop still steps, so it is not wedged.
         await().during(Duration.ofSeconds(7)).atMost(Duration.ofSeconds(8)).until(consumers::live);
         release.countDown();
-        await().atMost(Duration.ofSeconds(10)).until(() -> handled.contains("slow"));
+        await().atMost(ElasticMq.PATIENCE).until(() -> handled.contains("slow"));
         assertThat(liveness().getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
         assertThat((String) liveness().getData().orElseThrow().get(queue.name())).startsWith("polling, last poll");
     }
@@ -97,7 +97,7 @@ class ConsumerLivenessTests {
         faulty.failReceives(() -> new StackOverflowError("deep inside the SDK"));
 
         // The Error ends the thread uncaught, as it would in production: not a failure of the test itself.
-        await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(10))
+        await().dontCatchUncaughtExceptions().atMost(ElasticMq.PATIENCE)
                 .until(() -> !consumers.states().get(0).pollerAlive());
         assertThat(consumers.live()).isFalse();
         var liveness = liveness();
@@ -112,14 +112,14 @@ class ConsumerLivenessTests {
         // A receive that ignores its timeout and never returns.
         faulty.hangReceives();
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> !consumers.live());
+        await().atMost(ElasticMq.PATIENCE).until(() -> !consumers.live());
         ConsumerState state = consumers.states().get(0);
         assertThat(state.pollerAlive()).isTrue();
         assertThat(state.sinceLastPoll()).isGreaterThan(state.stalledAfter());
         assertThat((String) liveness().getData().orElseThrow().get(queue.name())).startsWith("wedged: ");
 
         faulty.release();
-        await().atMost(Duration.ofSeconds(10)).until(consumers::live);
+        await().atMost(ElasticMq.PATIENCE).until(consumers::live);
     }
 
     @Test
@@ -127,7 +127,7 @@ class ConsumerLivenessTests {
         consume(faulty.client(), message -> { });
         faulty.failReceives(() -> new IllegalStateException("a bug in a request interceptor"));
         consumers.start();
-        await().atMost(Duration.ofSeconds(5)).until(() -> faulty.receives() >= 1);
+        await().atMost(ElasticMq.PATIENCE).until(() -> faulty.receives() >= 1);
 
         // Pauses of 0.5, 1, 2 and 2 s (half the margin): a handful of receives in three seconds, not thousands.
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> faulty.receives() <= 8);
@@ -135,7 +135,7 @@ class ConsumerLivenessTests {
         assertThat(consumers.states().get(0).queueReachable()).isFalse();
 
         faulty.release();
-        await().atMost(Duration.ofSeconds(10)).until(() -> consumers.states().get(0).queueReachable());
+        await().atMost(ElasticMq.PATIENCE).until(() -> consumers.states().get(0).queueReachable());
     }
 
     @Test
@@ -149,7 +149,7 @@ class ConsumerLivenessTests {
             consumers.start();
 
             // Each receive is bounded (the long poll plus half the margin), so the loop goes on stepping.
-            await().atMost(Duration.ofSeconds(20)).until(() -> !consumers.states().get(0).queueReachable());
+            await().atMost(ElasticMq.PATIENCE).until(() -> !consumers.states().get(0).queueReachable());
             await().during(Duration.ofSeconds(7)).atMost(Duration.ofSeconds(8)).until(consumers::live);
             assertThat(liveness().getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
             assertThat((String) liveness().getData().orElseThrow().get(queue.name()))

@@ -97,7 +97,7 @@ class DeadLetterQueueTests {
         assertThat(move.notFound()).isEmpty();
         assertThat(move.notRemoved()).isEmpty();
         assertThat(move.error()).isNull();
-        await().atMost(Duration.ofSeconds(20)).until(() -> handled.containsAll(Set.of("fixed A", "fixed B")));
+        await().atMost(ElasticMq.PATIENCE).until(() -> handled.containsAll(Set.of("fixed A", "fixed B")));
         assertThat(deadLetters.list(10)).extracting(DeadLetter::body).containsExactly("still broken");
     }
 
@@ -148,13 +148,13 @@ class DeadLetterQueueTests {
 
         var partial = deadLetters.moveBackAll(4, "ops");
         assertThat(partial.moved()).hasSize(4);
-        await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() == 4);
+        await().atMost(ElasticMq.PATIENCE).until(() -> handled.size() == 4);
         assertThat(deadLetters.list(100)).hasSize(11);
 
         var rest = deadLetters.moveBackAll(100, "ops");
 
         assertThat(rest.moved()).hasSize(11).doesNotContainAnyElementsOf(partial.moved());
-        await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() == 15);
+        await().atMost(ElasticMq.PATIENCE).until(() -> handled.size() == 15);
         assertThat(deadLetters.depth()).isZero();
     }
 
@@ -165,7 +165,7 @@ class DeadLetterQueueTests {
     }
 
     void awaitDeadLetters(long count) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters.depth() == count);
+        await().atMost(ElasticMq.PATIENCE).until(() -> deadLetters.depth() == count);
     }
 
     void send(String url, String body, String type) {

@@ -1,5 +1,7 @@
 package org.carla.leaderboard.messaging;
 
+import java.time.Duration;
+
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -12,6 +14,12 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * before the first and stopped when the test run ends. Each class uses its own queue, so none sees another's messages.
  */
 final class ElasticMq implements BeforeAllCallback {
+
+    /**
+     * How long a test waits for what takes a second or two on an idle machine (a message handled, a poll failed): on a
+     * busy one it takes many times that. Never a bound a test asserts; those are written where they are asserted.
+     */
+    static final Duration PATIENCE = Duration.ofSeconds(60);
 
     private static volatile RunningStack stack;
 

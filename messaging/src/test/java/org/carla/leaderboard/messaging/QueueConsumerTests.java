@@ -68,8 +68,8 @@ class QueueConsumerTests {
         for (int i = 0; i < 25; i++) {
             send("message " + i);
         }
-        await().atMost(Duration.ofSeconds(20)).until(() -> seen.size() == 25);
-        await().atMost(Duration.ofSeconds(10)).until(() -> visibleAndInFlight() == 0);
+        await().atMost(ElasticMq.PATIENCE).until(() -> seen.size() == 25);
+        await().atMost(ElasticMq.PATIENCE).until(() -> visibleAndInFlight() == 0);
         assertThat(deadLetters()).isEmpty();
     }
 
@@ -82,7 +82,7 @@ class QueueConsumerTests {
                 .messageBody("{\"challenge_pk\": 1, \"phase_pk\": \"two\", \"submission_pk\": 3}")
                 .messageAttributes(Map.of(QueuePublisher.TYPE_ATTRIBUTE, MessageAttributeValue.builder()
                         .dataType("String").stringValue("announcement").build())));
-        await().atMost(Duration.ofSeconds(20)).until(() -> !deadLettersPeek().isEmpty());
+        await().atMost(ElasticMq.PATIENCE).until(() -> !deadLettersPeek().isEmpty());
         Message dead = deadLetters().get(0);
         assertThat(dead.body()).contains("\"two\"");
         assertThat(attribute(dead, "dead-letter-reason")).isEqualTo("malformed-wrong-type");
@@ -90,7 +90,7 @@ class QueueConsumerTests {
         assertThat(attribute(dead, "receive-count")).isEqualTo("1");
         assertThat(attribute(dead, QueuePublisher.TYPE_ATTRIBUTE)).isEqualTo("announcement");
         // The copy is sent first, then the original deleted and the dead letter counted: awaited, not raced.
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(ElasticMq.PATIENCE).untilAsserted(() -> {
             assertThat(visibleAndInFlight()).isZero();
             assertThat(registry.counter("leaderboard.queue.dead.lettered", "queue", "submissions", "reason",
                     "malformed-wrong-type").count()).isEqualTo(1.0);
@@ -105,10 +105,10 @@ class QueueConsumerTests {
         }, fast(), registry);
         consumer.start();
         send("hostile");
-        await().atMost(Duration.ofSeconds(20)).until(() -> !deadLettersPeek().isEmpty());
+        await().atMost(ElasticMq.PATIENCE).until(() -> !deadLettersPeek().isEmpty());
         Message dead = deadLetters().get(0);
         assertThat(attribute(dead, "dead-letter-error")).isEqualTo("leaderboard 'a\\u0000b\\ufffe\\ud800c' is unknown");
-        await().atMost(Duration.ofSeconds(10)).until(() -> visibleAndInFlight() == 0);
+        await().atMost(ElasticMq.PATIENCE).until(() -> visibleAndInFlight() == 0);
     }
 
     @Test
@@ -124,15 +124,15 @@ class QueueConsumerTests {
         }, fast(), registry);
         consumer.start();
         send("once");
-        await().atMost(Duration.ofSeconds(30)).until(() -> done.contains("once"));
+        await().atMost(ElasticMq.PATIENCE).until(() -> done.contains("once"));
         assertThat(attempts.get()).isEqualTo(9);
         assertThat(deadLettersPeek()).isEmpty();
         // Each try is timed once it is over: the eighth's visibility change, then its timer, can come after the
         // ninth try's handler already ran (the message is visible again after 2 s whatever the change does), so the
         // count is awaited. ElasticMQ once never answered such a change: the call's bound (1 s here) ends it then.
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(registry.timer(
+        await().atMost(ElasticMq.PATIENCE).untilAsserted(() -> assertThat(registry.timer(
                 "leaderboard.queue.handling", "queue", "submissions", "outcome", "retry").count()).isEqualTo(8));
-        await().atMost(Duration.ofSeconds(10)).until(() -> visibleAndInFlight() == 0);
+        await().atMost(ElasticMq.PATIENCE).until(() -> visibleAndInFlight() == 0);
     }
 
     @Test
@@ -156,7 +156,7 @@ class QueueConsumerTests {
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(registry.timer(
                     "leaderboard.queue.handling", "queue", "submissions", "outcome", "retry").count()).isEqualTo(1));
             assertThat(proxy.held()).isEqualTo(1);
-            await().atMost(Duration.ofSeconds(10)).until(() -> done.contains("held"));
+            await().atMost(ElasticMq.PATIENCE).until(() -> done.contains("held"));
             assertThat(attempts.get()).isEqualTo(2);
             consumer.close();
         }
@@ -172,10 +172,10 @@ class QueueConsumerTests {
         }, fast().withRetryBackoff(Duration.ofSeconds(4), Duration.ofMinutes(15)), registry);
         consumer.start();
         send("later");
-        await().atMost(Duration.ofSeconds(10)).until(() -> attempts.get() == 1);
+        await().atMost(ElasticMq.PATIENCE).until(() -> attempts.get() == 1);
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> attempts.get() == 1);
-        await().atMost(Duration.ofSeconds(15)).until(() -> attempts.get() == 2);
-        await().atMost(Duration.ofSeconds(10)).until(() -> visibleAndInFlight() == 0);
+        await().atMost(ElasticMq.PATIENCE).until(() -> attempts.get() == 2);
+        await().atMost(ElasticMq.PATIENCE).until(() -> visibleAndInFlight() == 0);
     }
 
     @Test
@@ -188,11 +188,11 @@ class QueueConsumerTests {
         }, fast(), registry);
         consumer.start();
         send("slow");
-        await().atMost(Duration.ofSeconds(10)).until(() -> calls.get() == 1);
+        await().atMost(ElasticMq.PATIENCE).until(() -> calls.get() == 1);
         // Three visibility timeouts pass while the handler works: without the heartbeat SQS would hand it out again.
         await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8)).until(() -> calls.get() == 1);
         release.countDown();
-        await().atMost(Duration.ofSeconds(10)).until(() -> visibleAndInFlight() == 0);
+        await().atMost(ElasticMq.PATIENCE).until(() -> visibleAndInFlight() == 0);
         assertThat(calls.get()).isEqualTo(1);
     }
 
@@ -212,12 +212,12 @@ class QueueConsumerTests {
         for (int i = 0; i < 12; i++) {
             send("m" + i);
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> concurrent.get() == 3);
+        await().atMost(ElasticMq.PATIENCE).until(() -> concurrent.get() == 3);
         // Nine more wait on the queue and none is taken while the three are in hand.
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> concurrent.get() == 3);
         assertThat(consumer.inFlight()).isEqualTo(3);
         release.countDown();
-        await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == 12);
+        await().atMost(ElasticMq.PATIENCE).until(() -> handled.get() == 12);
         assertThat(peak.get()).isEqualTo(3);
     }
 

@@ -32,7 +32,9 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"))
+        initArgs = {
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S") })
 class ActionsApiTests {
 
     @InjectLocalStack
@@ -111,6 +113,27 @@ class ActionsApiTests {
 
         ConsoleApiTests.operator().post("/api/submissions/" + pk + "/resume").then().statusCode(409)
                 .body("error", equalTo("submission " + pk + " is RUNNING: only a failed submission can be resumed"));
+        assertThat(stack.evalAi().submission(pk).orElseThrow().status()).isEqualTo("submitted");
+    }
+
+    /**
+     * The console's token of a user who is not a host of the challenge (EvalAI answers its read 401 and its cancel
+     * 404 "ParticipantTeam None"): nothing changes, and the operator reads that the token is not a host, and which
+     * Secret holds it.
+     */
+    @Test
+    void aTokenThatIsNotAHostOfTheChallengeChangesNothingAndSaysWhy() {
+        long pk = onEvalAi(4106);
+        GivenSubmission.of(Long.toString(pk), "4106", "Team 4106").submitted(ago(30)).launched(ago(25), "h-r1")
+                .running(ago(20)).writeTo(stack);
+        stack.evalAi().hostOfChallenge(false);
+        try {
+            ConsoleApiTests.operator().post("/api/submissions/" + pk + "/cancel").then().statusCode(502)
+                    .body("error", containsString("does not take the console's token as a host of the challenge"))
+                    .body("error", containsString("evalai-operator-token"));
+        } finally {
+            stack.evalAi().hostOfChallenge(true);
+        }
         assertThat(stack.evalAi().submission(pk).orElseThrow().status()).isEqualTo("submitted");
     }
 

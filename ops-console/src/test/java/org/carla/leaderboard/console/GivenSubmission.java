@@ -23,7 +23,6 @@ final class GivenSubmission {
 
     static final String LEADERBOARD = "leaderboard-20";
     static final String TABLE = "leaderboard-20";
-    static final String BUCKET = "carla-leaderboard-20";
 
     final Map<String, AttributeValue> item = new HashMap<>();
     private final List<AttributeValue> history = new ArrayList<>();
@@ -128,7 +127,8 @@ final class GivenSubmission {
 
     /** An object of the submission's prefix, as logcopy uploads it. */
     void upload(RunningStack stack, String relative, String content) {
-        stack.s3().putObject(r -> r.bucket(BUCKET).key(SubmissionLayout.key(submissionId, relative)),
+        String bucket = stack.evaluation().leaderboards().get(LEADERBOARD).bucket();
+        stack.s3().putObject(r -> r.bucket(bucket).key(SubmissionLayout.key(submissionId, relative)),
                 RequestBody.fromString(content));
     }
 }

@@ -67,10 +67,15 @@ final class GivenSubmission {
 
     /** A participant submits to the phase; ingest-service recorded it as SUBMITTED, run 1. */
     static GivenSubmission submitted(RunningStack stack, long phasePk) {
+        return submitted(stack, phasePk, null);
+    }
+
+    /** A participant submitted to the phase at {@code at} (null: now); ingest-service recorded it, run 1. */
+    static GivenSubmission submitted(RunningStack stack, long phasePk, Instant at) {
         long teamId = TEAMS.incrementAndGet();
         var phase = stack.evaluation().phases().get(Long.toString(phasePk));
         SubmissionView view = stack.evalAi().createSubmission(
-                NewSubmission.of(teamId, "Team " + teamId, phasePk, "registry.example/team/agent:1"));
+                NewSubmission.of(teamId, "Team " + teamId, phasePk, "registry.example/team/agent:1").submittedAt(at));
         var identity = new SubmissionIdentity(view.pk(), view.challengePk(), phasePk, teamId, "Team " + teamId,
                 phase.leaderboard(), phase.track());
         var given = new GivenSubmission(stack, identity, 2);
@@ -128,7 +133,44 @@ final class GivenSubmission {
                 .updateExpression("SET #status = :running, #start = :start")
                 .expressionAttributeNames(Map.of("#status", SubmissionTable.STATUS, "#start", SubmissionTable.START_TIME))
                 .expressionAttributeValues(Map.of(":running", AttributeValue.fromS("RUNNING"),
-                        ":start", AttributeValue.fromS(Instant.now().toString()))));
+                        ":start", AttributeValue.fromS(TestClock.now().toString()))));
+        return this;
+    }
+
+    /** Another relay recorded the run's final status, unconfirmed (as FinalReports does), and was killed. */
+    GivenSubmission recordedFinal(String status) {
+        stack.dynamoDb().updateItem(r -> r.tableName(table).key(key())
+                .updateExpression("SET #status = :status, #sent = :false, #end = :end")
+                .expressionAttributeNames(Map.of("#status", SubmissionTable.STATUS, "#sent", SubmissionTable.FINAL_SENT,
+                        "#end", SubmissionTable.END_TIME))
+                .expressionAttributeValues(Map.of(":status", AttributeValue.fromS(status),
+                        ":false", AttributeValue.fromBool(false),
+                        ":end", AttributeValue.fromS(TestClock.now().toString()))));
+        return this;
+    }
+
+    /** That relay had sent EvalAI the final status (a final update without results) before it was killed. */
+    GivenSubmission finalSentByAnotherRelay(String status) {
+        String body = "{\"submission\": " + pk() + ", \"challenge_phase\": " + identity.phasePk()
+                + ", \"submission_status\": \"" + status + "\", \"stdout\": \"\", \"stderr\": \"\", \"result\": \"\","
+                + " \"metadata\": \"\"}";
+        try {
+            var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(stack.evalAi().url() + "/api/jobs/challenge/" + identity.challengePk()
+                            + "/update_submission/"))
+                    .header("Authorization", "Bearer " + stack.quarkusConfig().get("evalai.token"))
+                    .header("Content-Type", "application/json")
+                    .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() != 200) {
+                throw new IllegalStateException("EvalAI answered " + answer.statusCode() + ": " + answer.body());
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
         return this;
     }
 
@@ -241,34 +283,34 @@ final class GivenSubmission {
 
     /** The run's pod started running ten minutes ago. */
     JobStarted jobStarted() {
-        return jobStarted(Instant.now().minusSeconds(600));
+        return jobStarted(TestClock.now().minusSeconds(600));
     }
 
     JobStarted jobStarted(Instant podStartedAt) {
-        return JobStarted.of(identity, run, jobName(), podStartedAt, Instant.now());
+        return JobStarted.of(identity, run, jobName(), podStartedAt, TestClock.now());
     }
 
     /** logcopy's report of the results placed last ({@link #results}), with their digest. */
     Progress progress(int done, int total) {
         return Progress.of(SubmissionRef.of(identity), run, done, total, done == total, sha256(resultsText), false,
-                null, List.of(), Instant.now());
+                null, List.of(), TestClock.now());
     }
 
     /** logcopy's last report, how it ended, and what it could not upload. */
     Progress lastReport(Progress.Ending ending, List<String> notUploaded) {
         return Progress.of(SubmissionRef.of(identity), run, 2, 2, true, sha256(resultsText), false, ending,
-                notUploaded, Instant.now());
+                notUploaded, TestClock.now());
     }
 
     /** The run's Job ended a minute ago (longer than the relay waits for logcopy's last report in tests). */
     JobFinished jobFinished(JobFinished.Outcome outcome, String reason, List<ContainerOutcome> containers) {
-        return jobFinished(outcome, reason, containers, Instant.now().minusSeconds(60));
+        return jobFinished(outcome, reason, containers, TestClock.now().minusSeconds(60));
     }
 
     JobFinished jobFinished(JobFinished.Outcome outcome, String reason, List<ContainerOutcome> containers,
             Instant finishedAt) {
         return JobFinished.of(identity, run, jobName(), outcome, reason, workerPairs, finishedAt.minusSeconds(600),
-                finishedAt, containers, Instant.now());
+                finishedAt, containers, TestClock.now());
     }
 
     JobFinished succeeded() {
@@ -276,7 +318,7 @@ final class GivenSubmission {
     }
 
     NotLaunched notLaunched(NotLaunched.Reason reason) {
-        return NotLaunched.of(identity, run, reason, "decided at intake", Instant.now());
+        return NotLaunched.of(identity, run, reason, "decided at intake", TestClock.now());
     }
 
     /** Puts the lifecycle events on {@code submission-events}, in this order, as ingest and the launcher do. */

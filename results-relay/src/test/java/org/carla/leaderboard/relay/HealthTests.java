@@ -6,6 +6,8 @@ import static org.carla.leaderboard.relay.ResultsRelayTests.PATIENCE;
 import static org.carla.leaderboard.relay.ResultsRelayTests.RESULTS;
 import static org.carla.leaderboard.relay.ResultsRelayTests.SENSORS;
 import static org.carla.leaderboard.relay.ResultsRelayTests.isTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
@@ -16,6 +18,8 @@ import java.time.Duration;
 import jakarta.inject.Inject;
 
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.evalai.RecordedCall;
+import org.carla.leaderboard.messaging.QueuesConfig;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
 import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.AfterEach;
@@ -34,11 +38,15 @@ import io.smallrye.faulttolerance.api.CircuitBreakerMaintenance;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = {
         @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
         @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
 class HealthTests {
 
     @InjectLocalStack
     RunningStack stack;
+
+    @Inject
+    TestClock clock;
 
     @Inject
     CircuitBreakerMaintenance breakers;
@@ -47,6 +55,7 @@ class HealthTests {
     @AfterEach
     void evalAiUp() {
         stack.evalAi().clearFaults();
+        stack.evalAi().hostOfChallenge(true);
         breakers.resetAll();
     }
 
@@ -80,13 +89,47 @@ class HealthTests {
         await().atMost(PATIENCE).untilAsserted(() -> given().get("/q/health/well").then().statusCode(503)
                 .body("checks.find { it.name == 'dependencies' }.data.evalai", startsWith("down")));
         given().get("/q/health/ready").then().statusCode(200);
-        given().get("/q/metrics").then().body(org.hamcrest.Matchers.containsString(
+        given().get("/q/metrics").then().body(containsString(
                 "leaderboard_dependency_up{dependency=\"evalai\"} 0.0"));
 
         stack.evalAi().clearFaults();
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         given().get("/q/health/well").then().statusCode(200)
                 .body("checks.find { it.name == 'dependencies' }.data.evalai", equalTo("up"));
+    }
+
+    /**
+     * A host token whose user is not a host of the challenge (EvalAI answers its updates 400 "not authorized") is a
+     * configuration error, not a rejected report: the final report waits on its queue, never dead-lettered, while
+     * /q/health/well and leaderboard_dependency_up{dependency="evalai-token"} say so; once the user is a host again,
+     * the report reaches EvalAI.
+     */
+    @Test
+    void aTokenThatIsNotAHostOfTheChallengeHoldsTheReportAndSaysSoUntilItIs() {
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).allDone();
+        stack.evalAi().hostOfChallenge(false);
+
+        given.send(given.succeeded());
+
+        await().atMost(PATIENCE).untilAsserted(() -> given().get("/q/health/well").then().statusCode(503)
+                .body("checks.find { it.name == 'dependencies' }.data.'evalai-token'",
+                        containsString("not authorized")));
+        given().get("/q/metrics").then().body(containsString(
+                "leaderboard_dependency_up{dependency=\"evalai-token\"} 0.0"));
+        given().get("/q/health/ready").then().statusCode(200);
+        assertThat(EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk()))
+                .extracting(RecordedCall::status).containsOnly(400);
+        assertThat(given.recordStatus()).isEqualTo("FINISHED");
+
+        stack.evalAi().hostOfChallenge(true);
+
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
+        assertThat(given.onEvalAi().status()).isEqualTo("finished");
+        assertThat(stack.sqs().receiveMessage(r -> r.queueUrl(stack.deadLetterQueueUrl(
+                QueuesConfig.SUBMISSION_EVENTS)).maxNumberOfMessages(10).waitTimeSeconds(1)).messages())
+                .noneMatch(message -> message.body().contains("\"" + given.id() + "\""));
+        given().get("/q/health/well").then().statusCode(200)
+                .body("checks.find { it.name == 'dependencies' }.data.'evalai-token'", equalTo("up"));
     }
 }

@@ -43,7 +43,8 @@ import io.quarkus.test.junit.TestProfile;
 @QuarkusTest
 @TestProfile(LeadershipTests.LeaseOn.class)
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes") })
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S") })
 class LeadershipTests {
 
     static final String NAMESPACE = "leaderboard";

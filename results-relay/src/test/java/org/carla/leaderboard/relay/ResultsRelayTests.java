@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.inject.Inject;
+
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
 import org.carla.leaderboard.domain.event.NotLaunched;
@@ -28,6 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = {
         @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
         @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
 class ResultsRelayTests {
 
@@ -41,6 +44,9 @@ class ResultsRelayTests {
     @InjectLocalStack
     RunningStack stack;
 
+    @Inject
+    TestClock clock;
+
     @Test
     void aFinishedSubmissionReachesEvalAiAndItsRecord() {
         var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS);
@@ -48,7 +54,7 @@ class ResultsRelayTests {
         given.send(started);
         await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
         given.report(given.progress(1, 2));
-        await().atMost(PATIENCE).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
+        clock.minutesUntil(() -> "partially_evaluated".equals(given.onEvalAi().status()));
         // the record's progress is written right after EvalAI's update
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(given.record().get("results_location"))
                 .isNotNull().extracting(AttributeValue::s).isEqualTo("s3://" + given.bucket + "/" + given.id() + "/"));
@@ -57,7 +63,7 @@ class ResultsRelayTests {
         given.allDone();
         given.send(given.succeeded());
 
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         var onEvalAi = given.onEvalAi();
         assertThat(onEvalAi.status()).isEqualTo("finished");
         assertThat(onEvalAi.statusHistory()).containsSubsequence("running", "partially_evaluated", "finished");
@@ -93,7 +99,7 @@ class ResultsRelayTests {
                 new ContainerOutcome("simulator-2", 4, 1, "Error", null),
                 new ContainerOutcome("logcopy", 0, null, null, null))));
 
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         var onEvalAi = given.onEvalAi();
         assertThat(onEvalAi.status()).isEqualTo("failed");
         assertThat(onEvalAi.stderr())
@@ -112,7 +118,7 @@ class ResultsRelayTests {
         var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of());
         // Run 1: both pairs of the g5.12xlarge (4 GPUs, 2 per pair) ran the Job's 600 s: 4 x 600 s = 0.667 GPU-hours.
         given.send(given.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded", List.of()));
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         assertThat(Double.parseDouble(given.record().get("gpu_hours").n())).isCloseTo(0.6667, within(0.001));
         stack.evalAi().resume(given.pk());
         given.resumed().results(RESULTS).allDone();
@@ -125,8 +131,8 @@ class ResultsRelayTests {
                 new ContainerOutcome("simulator-1", 0, 0, "Completed", pairOneEnd.minusSeconds(5))),
                 finished.finishedAt()));
 
-        await().atMost(PATIENCE).until(() -> "finished".equals(given.onEvalAi().status()));
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        clock.minutesUntil(() -> "finished".equals(given.onEvalAi().status()));
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         assertThat(Double.parseDouble(given.record().get("gpu_hours").n())).isCloseTo(1.1667, within(0.001));
         assertThat(given.onEvalAi().metadata()).contains("\"gpu_hours\":{\"run\":2,\"this_run\":0.5,\"all_runs\":1.167}");
     }
@@ -139,7 +145,7 @@ class ResultsRelayTests {
         given.send(given.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded",
                 List.of(new ContainerOutcome("agent-1", 0, 137, "Error", null))));
 
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         assertThat(given.onEvalAi().stderr()).contains("longer than the track's deadline")
                 .contains("not shown to participants").doesNotContain("secret");
     }
@@ -150,7 +156,7 @@ class ResultsRelayTests {
 
         given.send(given.notLaunched(NotLaunched.Reason.CANCELLED));
 
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         assertThat(given.onEvalAi().status()).isEqualTo("cancelled");
         var record = given.record();
         assertThat(record.get("submission_status").s()).isEqualTo("CANCELLED");
@@ -164,7 +170,7 @@ class ResultsRelayTests {
         given.send(given.jobStarted());
         await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
         given.report(given.progress(1, 2));
-        await().atMost(PATIENCE).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
+        clock.minutesUntil(() -> "partially_evaluated".equals(given.onEvalAi().status()));
         int partialsBefore = EvalAiCalls.partialUpdates(stack.evalAi().calls(), given.pk()).size();
 
         stack.evalAi().cancel(given.pk());
@@ -180,7 +186,7 @@ class ResultsRelayTests {
         given.statusFiles(StatusFiles.SIMULATION_CANCEL, "agent-1.done", "simulator-1.done");
         given.send(given.succeeded());
 
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         assertThat(given.recordStatus()).isEqualTo("CANCELLED");
         assertThat(given.onEvalAi().status()).isEqualTo("cancelled");
     }
@@ -207,7 +213,7 @@ class ResultsRelayTests {
 
         given.send(given.notLaunched(NotLaunched.Reason.NOT_ALLOWED));
 
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         var onEvalAi = given.onEvalAi();
         String message = "You are not allowed to submit to this track. Please, run the qualifier track first.";
         assertThat(onEvalAi.status()).isEqualTo("failed");
@@ -224,7 +230,7 @@ class ResultsRelayTests {
 
         given.send(given.succeeded());
 
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         var onEvalAi = given.onEvalAi();
         assertThat(onEvalAi.status()).isEqualTo("finished");
         assertThat(onEvalAi.stdout()).startsWith("Congratulations!")
@@ -242,7 +248,7 @@ class ResultsRelayTests {
 
         given.send(given.succeeded());
 
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get("evalai_final_sent")));
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         var onEvalAi = given.onEvalAi();
         assertThat(onEvalAi.status()).isEqualTo("finished");
         assertThat(onEvalAi.stdout()).startsWith("Your submission did not pass the SENSORS_QUALIFIER qualifier")

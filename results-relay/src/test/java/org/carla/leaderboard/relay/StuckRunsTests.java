@@ -46,6 +46,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 @TestProfile(StuckRunsTests.ShortBounds.class)
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = {
         @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
         @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
 class StuckRunsTests {
 
@@ -57,6 +58,9 @@ class StuckRunsTests {
 
     @InjectLocalStack
     RunningStack stack;
+
+    @Inject
+    TestClock clock;
 
     @Inject
     CircuitBreakerMaintenance breakers;
@@ -90,8 +94,8 @@ class StuckRunsTests {
 
         stack.evalAi().clearFaults();
 
-        await().atMost(PATIENCE).until(() -> "finished".equals(given.onEvalAi().status()));
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
+        clock.minutesUntil(() -> "finished".equals(given.onEvalAi().status()));
+        clock.minutesUntil(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
         // Checks go on every second: none sends it again once EvalAI confirmed it.
         await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8))
                 .until(() -> accepted(EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk())).size() == 1);
@@ -108,13 +112,14 @@ class StuckRunsTests {
         var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of());
         double markedBefore = mends("no-progress", "marked");
         double failedBefore = mends("no-progress", "failed");
-        given.send(given.jobStarted(Instant.now()));
+        given.send(given.jobStarted(TestClock.now()));
         await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
         var report = given.progress(1, 2);
         given.report(report);
         await().atMost(PATIENCE).until(() -> given.record().containsKey(SubmissionTable.LAST_PROGRESS_TIME));
 
-        // Then nothing: logcopy died without a goodbye.
+        // Then nothing: logcopy died without a goodbye. The rule's bounds are seconds here: real time, not the clock's
+        // minutes, so that it marks the silence before it fails the run.
         await().atMost(PATIENCE.plus(NO_PROGRESS_FAIL_AFTER)).until(() -> "failed".equals(given.onEvalAi().status()));
 
         var record = given.record();
@@ -132,7 +137,7 @@ class StuckRunsTests {
         assertThat(record.get(SubmissionTable.FAILURE_REASON).s())
                 .startsWith("The submission failed: its evaluation reported no progress for");
 
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
+        clock.minutesUntil(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
         await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8))
                 .until(() -> EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk()).size() == 1);
         var onEvalAi = given.onEvalAi();
@@ -147,10 +152,10 @@ class StuckRunsTests {
         // Over: started ten minutes ago, never reported, finished and confirmed.
         var over = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).allDone();
         over.send(over.jobStarted(), over.succeeded());
-        await().atMost(PATIENCE).until(() -> isTrue(over.record().get(SubmissionTable.FINAL_SENT)));
+        clock.minutesUntil(() -> isTrue(over.record().get(SubmissionTable.FINAL_SENT)));
         // Moved on: run 1 ran, then the host resumed it; run 2 waits for its Job.
         var resumed = GivenSubmission.submitted(stack, SENSORS).results(Map.of());
-        resumed.send(resumed.jobStarted(Instant.now()));
+        resumed.send(resumed.jobStarted(TestClock.now()));
         await().atMost(PATIENCE).until(() -> "RUNNING".equals(resumed.recordStatus()));
         resumed.resumed();
         var overBefore = over.record();

@@ -11,6 +11,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.inject.Inject;
+
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
@@ -37,11 +39,15 @@ import io.quarkus.test.junit.QuarkusTest;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = {
         @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
+        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
         @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
 class VerdictTests {
 
     @InjectLocalStack
     RunningStack stack;
+
+    @Inject
+    TestClock clock;
 
     @Test
     void doneFilesWithoutEveryExpectedRouteAreAFailureThatNamesWhatIsMissing() {
@@ -195,7 +201,7 @@ class VerdictTests {
         given.send(given.jobStarted());
         await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
 
-        given.send(given.jobFinished(JobFinished.Outcome.SUCCEEDED, null, List.of(), Instant.now()));
+        given.send(given.jobFinished(JobFinished.Outcome.SUCCEEDED, null, List.of(), TestClock.now()));
         given.report(given.lastReport(Progress.Ending.FINISHED, List.of("agent/agent1/camera.log",
                 "simulator/odd\u0007name.log")));
 
@@ -224,8 +230,10 @@ class VerdictTests {
         assertThat(stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control)).keyCount()).isZero();
     }
 
-    private static org.carla.leaderboard.localstack.evalai.SubmissionView finalReport(GivenSubmission given) {
-        await().atMost(PATIENCE).until(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
+    /** The final report as EvalAI shows it once confirmed (the update goes at once, its confirmation a minute later). */
+    private org.carla.leaderboard.localstack.evalai.SubmissionView finalReport(GivenSubmission given) {
+        await().atMost(PATIENCE).until(() -> !EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk()).isEmpty());
+        clock.minutesUntil(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
         return given.onEvalAi();
     }
 }

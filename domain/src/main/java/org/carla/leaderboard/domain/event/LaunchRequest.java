@@ -26,6 +26,10 @@ public record LaunchRequest(int version, SubmissionIdentity submission, int run,
             throw MalformedEventException.invalid("image_uri", ImageReference.problem(imageUri));
         }
         Require.present(trackSpec, "track_spec");
+        Require.present(trackSpec.leaderboardVersion(), "track_spec.leaderboard_version");
+        if (trackSpec.leaderboardVersion().takesScenarios()) {
+            Require.text(trackSpec.scenariosFile(), "track_spec.scenarios_file");
+        }
         Require.present(requestedAt, "requested_at");
     }
 

@@ -53,10 +53,19 @@ public final class PodEnvironment {
 
     // The agent: the Leaderboard evaluator's inputs.
     public static final String CHALLENGE_TRACK_CODENAME = "CHALLENGE_TRACK_CODENAME";
+    /** The Leaderboard the evaluator is ({@code 1.0}, {@code 2.0}: {@code track.LeaderboardVersion}): its arguments. */
+    public static final String LEADERBOARD_VERSION = "LEADERBOARD_VERSION";
+    /** The routes file; the agent passes its pair's share of it, by id ({@code route.StaticSplit}). */
     public static final String ROUTES = "ROUTES";
-    public static final String ROUTES_SUBSET = "ROUTES_SUBSET";
+    /** Leaderboard 1.0: the scenarios file ({@code --scenarios}). */
+    public static final String SCENARIOS = "SCENARIOS";
     public static final String REPETITIONS = "REPETITIONS";
     public static final String LEADERBOARD_ROOT = "LEADERBOARD_ROOT";
+    /**
+     * Where the agent's container mounts the Leaderboard volume ({@link #LEADERBOARD_ROOT}): a track's routes and
+     * scenarios files are paths under it.
+     */
+    public static final String LEADERBOARD_DIR = "/workspace/leaderboard";
     public static final String SCENARIO_RUNNER_ROOT = "SCENARIO_RUNNER_ROOT";
     public static final String CARLA_PYTHON_API_ROOT = "CARLA_PYTHON_API_ROOT";
     public static final String EVALUATOR_COMMAND = "EVALUATOR_COMMAND";
@@ -77,7 +86,7 @@ public final class PodEnvironment {
     // logcopy.
     /** The queue logcopy reports progress to ({@code progress-reports}). */
     public static final String PROGRESS_QUEUE_URL = "PROGRESS_QUEUE_URL";
-    /** Route records a complete run holds (routes × repetitions). */
+    /** Route records a complete run holds (routes × repetitions): logcopy's merge, the agent's check of the routes file. */
     public static final String EXPECTED_ROUTES = "EXPECTED_ROUTES";
     /** How often logcopy merges, uploads and looks for a cancel. */
     public static final String LOGS_PERIOD = "LOGS_PERIOD";

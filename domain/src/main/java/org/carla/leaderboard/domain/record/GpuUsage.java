@@ -16,7 +16,8 @@ import org.carla.leaderboard.domain.status.StatusFiles;
  * different times. Waiting for capacity (Pending) costs no GPU-hours: the pod had no node yet.
  *
  * <p>results-relay records {@link #ofRun(JobFinished, int)} at the end of each run ({@link SubmissionTable#GPU_HOURS});
- * ops-console shows {@link #soFar} for a run still going.
+ * ops-console shows {@link #soFar} for a run still going. A run whose pairs claim routes from a ledger may span several
+ * pods, replaced ones included: {@link #overPods} counts each pod's whole running time on its node's GPUs.
  */
 public final class GpuUsage {
 
@@ -61,6 +62,35 @@ public final class GpuUsage {
             throw new IllegalArgumentException("an instance type has at least one GPU, was " + gpus);
         }
         return podStartedAt == null ? 0 : gpus * positiveHours(podStartedAt, now);
+    }
+
+    /**
+     * One pod of a run: when it started running, when it ended ({@code null} while it runs) and the GPUs of its node.
+     * A pod that never ran ({@code running} {@code null}) used none.
+     */
+    public record PodTime(Instant running, Instant ended, int gpus) {
+
+        public PodTime {
+            if (gpus < 1) {
+                throw new IllegalArgumentException("an instance type has at least one GPU, was " + gpus);
+            }
+        }
+    }
+
+    /**
+     * GPU-hours of a run of one or more pods: Σ over every pod (replaced ones included, each ending when it did) of
+     * (its end, or {@code now} while it runs − its start running) × its node's GPUs. What was paid for: a pod holds its
+     * node's GPUs from its start to its end, an interrupted pod until it was stopped; the wait for a node is not
+     * counted.
+     */
+    public static double overPods(List<PodTime> pods, Instant now) {
+        double hours = 0;
+        for (PodTime pod : pods) {
+            if (pod.running() != null) {
+                hours += pod.gpus() * positiveHours(pod.running(), pod.ended() != null ? pod.ended() : now);
+            }
+        }
+        return hours;
     }
 
     /** Each pair's end (pairs 1..N): the later finish of its two containers, else {@code jobEnd}, never past it. */

@@ -14,7 +14,7 @@ import java.util.TreeSet;
 
 /**
  * Merges the partial checkpoints of a submission's agents into one, as the Leaderboard 2.0's
- * {@code merge_statistics.py} does (see {@code shared/design/RESULTS.md}), with one improvement: given the
+ * {@code merge_statistics.py} does (see {@code docs/results.md}), with one improvement: given the
  * submission's expected route total (routes × repetitions), it never computes the global statistics over fewer
  * routes, even when a whole agent file is missing. A missing, empty or unparsable input counts as no data. The inputs
  * come from containers that run a participant's code: a record that cannot count ({@link RouteRecordCheck}: a NaN or

@@ -49,6 +49,9 @@ public interface EvaluationConfig {
 
         /** CARLA's renderer flag: {@code opengl} for Leaderboard 1.0, {@code vulkan} for 2.0. */
         String renderer();
+
+        /** The Leaderboard its image runs, {@code 1.0} or {@code 2.0} ({@link LeaderboardVersion}). */
+        String version();
     }
 
     interface Phase {
@@ -60,6 +63,12 @@ public interface EvaluationConfig {
 
         /** The routes XML, a path inside the Leaderboard volume. */
         String routesFile();
+
+        /**
+         * The scenarios file of a Leaderboard 1.0 track ({@code --scenarios}), a path inside the Leaderboard volume;
+         * required there, refused for a 2.0 track (its routes file holds the scenarios).
+         */
+        Optional<String> scenariosFile();
 
         /** Number of routes in the routes file. */
         int routes();

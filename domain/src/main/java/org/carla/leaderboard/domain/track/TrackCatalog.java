@@ -19,39 +19,69 @@ public final class TrackCatalog {
         this.config = config;
         var problems = new ArrayList<String>();
         config.phases().forEach((phaseKey, phase) -> {
-            long phasePk;
             try {
-                phasePk = Long.parseLong(phaseKey);
-            } catch (NumberFormatException e) {
-                problems.add("phase '" + phaseKey + "' is not a phase pk");
-                return;
+                byPhase.put(phasePk(phaseKey), spec(phaseKey, phase));
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
             }
-            var leaderboard = config.leaderboards().get(phase.leaderboard());
-            if (leaderboard == null) {
-                problems.add("phase " + phaseKey + " names unknown leaderboard '" + phase.leaderboard() + "'");
-                return;
-            }
-            if (phase.routes() < 1 || phase.repetitions() < 1 || phase.workerPairs() < 1 || phase.allowedResumes() < 0
-                    || phase.deadline().isNegative() || phase.deadline().isZero()) {
-                problems.add("phase " + phaseKey + " needs routes, repetitions and worker pairs >= 1, resumes >= 0"
-                        + " and a positive deadline");
-                return;
-            }
-            Integer gpus = config.instanceGpus().get(phase.instanceType());
-            if (gpus == null || gpus < 1) {
-                problems.add("phase " + phaseKey + " runs on instance type '" + phase.instanceType()
-                        + "' whose GPUs are not configured (evaluation.instance-gpus.\"" + phase.instanceType()
-                        + "\")");
-                return;
-            }
-            byPhase.put(phasePk, new TrackSpec(phase.leaderboard(), phase.track(), leaderboard.bucket(),
-                    phase.routesFile(), phase.routes(), phase.repetitions(), phase.workerPairs(), phase.instanceType(),
-                    leaderboard.simulatorImage(), leaderboard.leaderboardImage(), config.podRuntimeImage(),
-                    leaderboard.renderer(), phase.deadline().toSeconds(), phase.allowedResumes(), phase.hideLogs(),
-                    phase.qualifiesFor().orElse(null), phase.thresholds()));
         });
         if (!problems.isEmpty()) {
             throw new IllegalStateException("invalid evaluation configuration: " + String.join("; ", problems));
+        }
+    }
+
+    private static long phasePk(String phaseKey) {
+        try {
+            return Long.parseLong(phaseKey);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("phase '" + phaseKey + "' is not a phase pk");
+        }
+    }
+
+    /** @throws IllegalArgumentException saying what is wrong with the phase */
+    private TrackSpec spec(String phaseKey, EvaluationConfig.Phase phase) {
+        var leaderboard = config.leaderboards().get(phase.leaderboard());
+        if (leaderboard == null) {
+            throw new IllegalArgumentException("phase " + phaseKey + " names unknown leaderboard '"
+                    + phase.leaderboard() + "'");
+        }
+        if (phase.routes() < 1 || phase.repetitions() < 1 || phase.workerPairs() < 1 || phase.allowedResumes() < 0
+                || phase.deadline().isNegative() || phase.deadline().isZero()) {
+            throw new IllegalArgumentException("phase " + phaseKey + " needs routes, repetitions and worker pairs"
+                    + " >= 1, resumes >= 0 and a positive deadline");
+        }
+        LeaderboardVersion version = version(phase.leaderboard(), leaderboard);
+        checkScenarios(phaseKey, version, phase.scenariosFile());
+        Integer gpus = config.instanceGpus().get(phase.instanceType());
+        if (gpus == null || gpus < 1) {
+            throw new IllegalArgumentException("phase " + phaseKey + " runs on instance type '" + phase.instanceType()
+                    + "' whose GPUs are not configured (evaluation.instance-gpus.\"" + phase.instanceType() + "\")");
+        }
+        return new TrackSpec(phase.leaderboard(), phase.track(), leaderboard.bucket(), version, phase.routesFile(),
+                phase.scenariosFile().orElse(null), phase.routes(), phase.repetitions(), phase.workerPairs(),
+                phase.instanceType(), leaderboard.simulatorImage(), leaderboard.leaderboardImage(),
+                config.podRuntimeImage(), leaderboard.renderer(), phase.deadline().toSeconds(), phase.allowedResumes(),
+                phase.hideLogs(), phase.qualifiesFor().orElse(null), phase.thresholds());
+    }
+
+    private static LeaderboardVersion version(String id, EvaluationConfig.Leaderboard leaderboard) {
+        try {
+            return LeaderboardVersion.parse(leaderboard.version());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("evaluation.leaderboards." + id + ".version: " + e.getMessage());
+        }
+    }
+
+    /** A 1.0 track gives its scenarios file, a 2.0 track none. */
+    private static void checkScenarios(String phaseKey, LeaderboardVersion version, Optional<String> scenariosFile) {
+        String key = "evaluation.phases." + phaseKey + ".scenarios-file";
+        if (version.takesScenarios() && scenariosFile.filter(file -> !file.isBlank()).isEmpty()) {
+            throw new IllegalArgumentException("phase " + phaseKey + " runs Leaderboard " + version + ", whose"
+                    + " evaluator requires a scenarios file (--scenarios): " + key + " is not set");
+        }
+        if (!version.takesScenarios() && scenariosFile.isPresent()) {
+            throw new IllegalArgumentException("phase " + phaseKey + " runs Leaderboard " + version + ", whose"
+                    + " evaluator takes no scenarios file (its routes file holds the scenarios): remove " + key);
         }
     }
 

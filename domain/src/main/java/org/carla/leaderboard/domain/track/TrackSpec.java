@@ -12,7 +12,9 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param leaderboard     leaderboard id, e.g. {@code leaderboard-20}: selects bucket, table and cluster
  * @param track           the track's codename, e.g. {@code SENSORS}
  * @param bucket          the leaderboard's S3 bucket
+ * @param leaderboardVersion the Leaderboard the leaderboard's image runs: the evaluator's arguments
  * @param routesFile      the routes XML, a path inside the Leaderboard volume
+ * @param scenariosFile   Leaderboard 1.0: the scenarios file, a path inside the Leaderboard volume; else {@code null}
  * @param routes          number of routes in that file
  * @param repetitions     how many times each route is driven
  * @param workerPairs     simulator/agent pairs of the Job (one per GPU)
@@ -28,7 +30,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param thresholds      for a qualifier track: metric (snake case) → value to exceed
  */
 @RegisterForReflection
-public record TrackSpec(String leaderboard, String track, String bucket, String routesFile, int routes,
+public record TrackSpec(String leaderboard, String track, String bucket, LeaderboardVersion leaderboardVersion,
+        String routesFile, String scenariosFile, int routes,
         int repetitions, int workerPairs, String instanceType, String simulatorImage, String leaderboardImage,
         String podRuntimeImage, String renderer, long deadlineSeconds, int allowedResumes, boolean hideLogs,
         String qualifiesFor, Map<String, Double> thresholds) {

@@ -97,6 +97,24 @@ class GpuUsageTests {
     }
 
     @Test
+    void aRunOfSeveralPodsCostsEachPodsRunningTimeOnItsNodesGpusReplacedPodsIncluded() {
+        // Index 0 on a 1-GPU node interrupted after 1 h, its replacement ran from 1.5 h to 3 h; index 1 ran 0.5 h to
+        // 2 h; index 2 waited for a node until 2.5 h and still runs at 4 h.
+        var pods = List.of(new GpuUsage.PodTime(START, at(1), 1), new GpuUsage.PodTime(at(1.5), at(3), 1),
+                new GpuUsage.PodTime(at(0.5), at(2), 1), new GpuUsage.PodTime(at(2.5), null, 1));
+
+        assertThat(GpuUsage.overPods(pods, at(4))).isCloseTo(1 + 1.5 + 1.5 + 1.5, within(1e-9));
+    }
+
+    @Test
+    void aPodHoldsEveryGpuOfItsNodeAndAPodThatNeverRanCostsNothing() {
+        var pods = List.of(new GpuUsage.PodTime(START, at(2), 4), new GpuUsage.PodTime(null, null, 4));
+
+        assertThat(GpuUsage.overPods(pods, at(5))).isCloseTo(8.0, within(1e-9));
+        assertThatThrownBy(() -> new GpuUsage.PodTime(START, at(1), 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void anInstanceWithoutGpusIsRefused() {
         assertThatThrownBy(() -> GpuUsage.hours(START, List.of(at(1)), 0)).isInstanceOf(IllegalArgumentException.class);
     }

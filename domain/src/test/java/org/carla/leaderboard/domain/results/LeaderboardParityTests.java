@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * Hundreds of random routes merged by us and by a Python re-statement of {@code shared/design/RESULTS.md} (Python is
+ * Hundreds of random routes merged by us and by a Python re-statement of {@code docs/results.md} (Python is
  * the oracle of its own float arithmetic: the order of the additions, {@code round}, {@code str}). Hand-computed
  * expectations cannot cover this many values; the small cases are in {@link CheckpointMergeTests}.
  */
@@ -28,7 +28,7 @@ class LeaderboardParityTests {
             "red_light", "stop_infraction", "min_speed_infractions", "yield_emergency_vehicle_infractions",
             "scenario_timeouts", "route_dev", "vehicle_blocked", "route_timeout" };
 
-    /** RESULTS.md's merge and global statistics, written in Python from the design text (not the Leaderboard's code). */
+    /** docs/results.md's merge and global statistics, in Python from the design text (not the Leaderboard's code). */
     private static final String ORACLE = """
             import json, math, sys
             KEYS = ['collisions_layout', 'collisions_pedestrian', 'collisions_vehicle', 'red_light', 'stop_infraction',

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a short Python 3 script as the oracle of Python's own float semantics ({@code round}, {@code repr}, the
- * order of float additions). The scripts are re-statements of {@code shared/design/RESULTS.md}, not the
+ * order of float additions). The scripts are re-statements of {@code docs/results.md}, not the
  * Leaderboard's code. Tests that need it are skipped where no {@code python3} is installed.
  */
 final class PythonOracle {

@@ -6,6 +6,8 @@ import java.time.format.DateTimeParseException;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.carla.leaderboard.domain.evalai.EvalAiBudgetSpentException;
+import org.carla.leaderboard.domain.evalai.EvalAiRefusedException;
 import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.ImageReference;
@@ -51,12 +53,14 @@ public class SubmissionIntake implements MessageHandler {
     private final EventPublisher publisher;
     private final IntakeMetrics metrics;
     private final Dependency evalAiState;
+    private final Dependency tokenState;
 
     SubmissionIntake(TrackCatalog catalog, EvalAiClient evalAi, QualifiedTeams qualifiers, SubmissionRecords records,
             EventPublisher publisher, IntakeMetrics metrics, Dependencies dependencies) {
         this.catalog = catalog;
         this.evalAi = evalAi;
         this.evalAiState = dependencies.get(Dependencies.EVALAI);
+        this.tokenState = dependencies.get(Dependencies.EVALAI_TOKEN);
         this.qualifiers = qualifiers;
         this.records = records;
         this.publisher = publisher;
@@ -142,14 +146,16 @@ public class SubmissionIntake implements MessageHandler {
     }
 
     /**
-     * EvalAI's view of the submission. A 404 or another rejection (4xx) is final (dead-letter), and EvalAI answered;
-     * anything else that fails once the client's own retries are spent (5xx, 429, timeouts, a refused token) marks
-     * EvalAI down and leaves the message on the queue.
+     * EvalAI's view of the submission. A 404 or another rejection (4xx) is final (dead-letter), and EvalAI answered; a
+     * refused token is a configuration error ({@link Dependencies#EVALAI_TOKEN} down) and leaves the message on the
+     * queue; anything else that fails once the client's own retries are spent (5xx, 429, timeouts) marks EvalAI down and
+     * leaves the message on the queue likewise; this service's EvalAI budget spent for now leaves it there too.
      */
     private EvalAiSubmission fetch(SubmissionAnnounced announced) {
         try {
             EvalAiSubmission submission = evalAi.submission(announced.submissionPk());
             evalAiState.answered();
+            tokenState.answered();
             return submission;
         } catch (SubmissionNotFoundException e) {
             evalAiState.answered();
@@ -157,6 +163,12 @@ public class SubmissionIntake implements MessageHandler {
         } catch (EvalAiRejectedException e) {
             evalAiState.answered();
             throw new RejectedMessageException("evalai-rejected", e.getMessage(), e);
+        } catch (EvalAiRefusedException e) {
+            evalAiState.answered();
+            tokenState.failed(e.getMessage());
+            throw e;
+        } catch (EvalAiBudgetSpentException e) {
+            throw e;
         } catch (RuntimeException e) {
             evalAiState.failed(e);
             throw e;

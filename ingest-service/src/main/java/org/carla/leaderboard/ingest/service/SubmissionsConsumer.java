@@ -1,12 +1,16 @@
 package org.carla.leaderboard.ingest.service;
 
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.carla.leaderboard.ingest.config.IngestConfig;
 import org.carla.leaderboard.messaging.QueueConsumer;
 import org.carla.leaderboard.messaging.QueueConsumers;
+import org.carla.leaderboard.messaging.QueueService;
 import org.carla.leaderboard.messaging.QueuesConfig;
+import org.eclipse.microprofile.health.HealthCheck;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -15,7 +19,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** Runs the shared consumer on {@code submissions} with the intake as its handler, from start to shutdown. */
 @ApplicationScoped
-public class SubmissionsConsumer {
+public class SubmissionsConsumer implements QueueService {
 
     private final QueueConsumers consumers;
 
@@ -34,7 +38,14 @@ public class SubmissionsConsumer {
         consumers.close();
     }
 
-    public QueueConsumers consumers() {
-        return consumers;
+    @Override
+    public HealthCheck liveness() {
+        return consumers.liveness();
+    }
+
+    /** The queue it reads and the two it publishes to. */
+    @Override
+    public List<String> neededQueues() {
+        return List.of(QueuesConfig.SUBMISSIONS, QueuesConfig.LAUNCH_REQUESTS, QueuesConfig.SUBMISSION_EVENTS);
     }
 }

@@ -22,6 +22,7 @@ import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -30,8 +31,8 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 
 /**
  * The records the stuck rule {@code unlaunched} looks at: SUBMITTED and their current run not claimed by job-launcher.
- * A Scan with a filter (the table has no index of open submissions): it reads every item of the table, so its cost
- * grows with the table — see the README's "Stuck submissions".
+ * A Query of the table's index by status ({@link SubmissionTable#STATUS_INDEX}, all attributes projected) for
+ * SUBMITTED, filtered on the claim: it reads the SUBMITTED records only, whatever the table's size.
  */
 @ApplicationScoped
 public class UnclaimedRecords {
@@ -57,14 +58,15 @@ public class UnclaimedRecords {
             long phasePk, String imageUri, Instant statusSince, Instant launchRequestedAt) {
     }
 
-    /** Every unclaimed SUBMITTED record of the table (an eventually consistent Scan, page by page). */
+    /** Every unclaimed SUBMITTED record of the table (an index is eventually consistent; page by page). */
     public List<Unclaimed> find(String table) {
         var names = new java.util.HashMap<>(NAMES);
         names.put("#submitted_time", SUBMITTED_TIME);
         var found = new ArrayList<Unclaimed>();
-        for (var page : dynamo.scanPaginator(r -> r.tableName(table)
-                .filterExpression("#status = :submitted AND (attribute_not_exists(#launched)"
-                        + " OR NOT attribute_type(#launched, :number) OR #launched <> #run)")
+        for (var page : dynamo.queryPaginator(r -> r.tableName(table).indexName(SubmissionTable.STATUS_INDEX)
+                .keyConditionExpression("#status = :submitted")
+                .filterExpression("attribute_not_exists(#launched) OR NOT attribute_type(#launched, :number)"
+                        + " OR #launched <> #run")
                 .projectionExpression("#team, #id, #run, #launched, #challenge, #phase, #image, #history, #requested, "
                         + "#submitted_time")
                 .expressionAttributeNames(names)

@@ -9,6 +9,7 @@ import static org.carla.leaderboard.domain.pod.PodEnvironment.EXPECTED_ROUTES;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.HEARTBEAT_PERIOD;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_ROOT;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_VERSION;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_VOLUME;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LOGS_DIR;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LOGS_PERIOD;
@@ -16,9 +17,9 @@ import static org.carla.leaderboard.domain.pod.PodEnvironment.PROGRESS_QUEUE_URL
 import static org.carla.leaderboard.domain.pod.PodEnvironment.REPETITIONS;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.RESUME;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.ROUTES;
-import static org.carla.leaderboard.domain.pod.PodEnvironment.ROUTES_SUBSET;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.RUN;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.S3_BUCKET;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.SCENARIOS;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.SCENARIO_RUNNER_ROOT;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.SCENARIO_RUNNER_VOLUME;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.STATUS_DIR;
@@ -104,8 +105,7 @@ public final class SubmissionJob {
     public Job build(LaunchRequest request) {
         SubmissionIdentity submission = request.submission();
         TrackSpec track = request.trackSpec();
-        List<RouteSubset> subsets = RouteSubset.split(track.routes(), track.effectiveWorkerPairs());
-        int pairs = subsets.size();
+        int pairs = track.effectiveWorkerPairs();
         Optional<String> kueueQueue = kueueQueue(track);
 
         var labels = new LinkedHashMap<String, String>();
@@ -141,7 +141,7 @@ public final class SubmissionJob {
         // simulator-i right before agent-i: the device plugin's packed policy gives the two the slices of one GPU.
         for (int i = 1; i <= pairs; i++) {
             containers.add(simulator(request, i, pairs));
-            containers.add(agent(request, i, pairs, subsets.get(i - 1)));
+            containers.add(agent(request, i, pairs));
         }
         containers.add(logcopy(request, pairs));
 
@@ -250,23 +250,33 @@ public final class SubmissionJob {
                 .build();
     }
 
-    private Container agent(LaunchRequest request, int worker, int pairs, RouteSubset subset) {
+    /**
+     * Pair i's agent: the evaluator of the track's Leaderboard version; it reads the routes file and drives its share
+     * of it (pair i of the pairs) by route id.
+     */
+    private Container agent(LaunchRequest request, int worker, int pairs) {
         TrackSpec track = request.trackSpec();
+        var evaluator = new ArrayList<EnvVar>(List.of(
+                env(CHALLENGE_TRACK_CODENAME, track.track()),
+                env(LEADERBOARD_VERSION, track.leaderboardVersion().text()),
+                env(ROUTES, track.routesFile())));
+        if (track.leaderboardVersion().takesScenarios()) {
+            evaluator.add(env(SCENARIOS, track.scenariosFile()));
+        }
+        evaluator.addAll(List.of(
+                env(REPETITIONS, Integer.toString(track.repetitions())),
+                env(EXPECTED_ROUTES, Integer.toString(track.expectedRouteRecords())),
+                env(RESUME, Boolean.toString(request.resume())),
+                env(LEADERBOARD_ROOT, PodEnvironment.LEADERBOARD_DIR),
+                env(SCENARIO_RUNNER_ROOT, "/workspace/scenario_runner"),
+                env(CARLA_PYTHON_API_ROOT, "/workspace/CARLA")));
         return new ContainerBuilder()
                 .withName(Role.AGENT.container(worker))
                 .withImage(request.imageUri())
                 .withCommand(POD_RUNTIME, "agent")
-                .withEnv(pairEnv(request, worker, pairs, List.of(
-                        env(CHALLENGE_TRACK_CODENAME, track.track()),
-                        env(ROUTES, track.routesFile()),
-                        env(ROUTES_SUBSET, subset.toString()),
-                        env(REPETITIONS, Integer.toString(track.repetitions())),
-                        env(RESUME, Boolean.toString(request.resume())),
-                        env(LEADERBOARD_ROOT, "/workspace/leaderboard"),
-                        env(SCENARIO_RUNNER_ROOT, "/workspace/scenario_runner"),
-                        env(CARLA_PYTHON_API_ROOT, "/workspace/CARLA"))))
+                .withEnv(pairEnv(request, worker, pairs, evaluator))
                 .withVolumeMounts(podRuntimeMount(), logsMount(),
-                        mount("leaderboard", "/workspace/leaderboard", false),
+                        mount("leaderboard", PodEnvironment.LEADERBOARD_DIR, false),
                         mount("scenario-runner", "/workspace/scenario_runner", false),
                         mount("carla-python-api", "/workspace/CARLA", false))
                 .withResources(resources("agent", config.agentGpus()))

@@ -1,12 +1,16 @@
 package org.carla.leaderboard.launcher.service;
 
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.carla.leaderboard.launcher.config.LauncherConfig;
 import org.carla.leaderboard.messaging.QueueConsumer;
 import org.carla.leaderboard.messaging.QueueConsumers;
+import org.carla.leaderboard.messaging.QueueService;
 import org.carla.leaderboard.messaging.QueuesConfig;
+import org.eclipse.microprofile.health.HealthCheck;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -15,7 +19,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** Runs the team's queue consumer on {@code launch-requests} for the life of the service, after the watcher started. */
 @ApplicationScoped
-public class LaunchRequestConsumer {
+public class LaunchRequestConsumer implements QueueService {
 
     private final QueueConsumers consumers;
     private final JobWatcher watcher;
@@ -37,7 +41,14 @@ public class LaunchRequestConsumer {
         watcher.stop();
     }
 
-    public QueueConsumers consumers() {
-        return consumers;
+    @Override
+    public HealthCheck liveness() {
+        return consumers.liveness();
+    }
+
+    /** The queue it reads and the one it publishes to ({@code KubernetesApiCheck} adds the API server). */
+    @Override
+    public List<String> neededQueues() {
+        return List.of(QueuesConfig.LAUNCH_REQUESTS, QueuesConfig.SUBMISSION_EVENTS);
     }
 }

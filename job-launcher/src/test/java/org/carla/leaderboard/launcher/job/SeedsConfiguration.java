@@ -11,6 +11,7 @@ import java.util.Properties;
 
 import org.carla.leaderboard.domain.event.LaunchRequest;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.launcher.config.LauncherConfig;
 
@@ -47,8 +48,8 @@ public final class SeedsConfiguration {
     }
 
     public static TrackSpec sensorsTrack() {
-        return new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20",
-                "/workspace/leaderboard/data/routes_testing.xml", 20, 1, 4, "g5.12xlarge",
+        return new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20", LeaderboardVersion.V2_0,
+                "/workspace/leaderboard/data/routes_testing.xml", null, 20, 1, 4, "g5.12xlarge",
                 "carla-leaderboard/carla:0.9.15", "carla-leaderboard/leaderboard-20:latest",
                 "carla-leaderboard/pod-runtime:latest", "vulkan", 172_800, 4, false, null, Map.of());
     }

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.domain.track.TrackSpec;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -125,8 +127,8 @@ class SubmissionJobTests {
     @Test
     void aTrackWithFewerRoutesThanPairsGetsOnePairPerRoute() {
         var spec = SeedsConfiguration.sensorsTrack();
-        var track = new org.carla.leaderboard.domain.track.TrackSpec(spec.leaderboard(), spec.track(), spec.bucket(),
-                spec.routesFile(), 3, 2, 4, spec.instanceType(), spec.simulatorImage(), spec.leaderboardImage(),
+        var track = new TrackSpec(spec.leaderboard(), spec.track(), spec.bucket(), spec.leaderboardVersion(),
+                spec.routesFile(), null, 3, 2, 4, spec.instanceType(), spec.simulatorImage(), spec.leaderboardImage(),
                 spec.podRuntimeImage(), spec.renderer(), 600, 1, false, null, Map.of());
         LaunchRequest request = LaunchRequest.of(SeedsConfiguration.submission("t"), 2, "agent:1", true, track,
                 SeedsConfiguration.request().requestedAt());
@@ -136,12 +138,34 @@ class SubmissionJobTests {
         var containers = job.getSpec().getTemplate().getSpec().getContainers();
         assertThat(containers).extracting(Container::getName)
                 .containsExactly("simulator-1", "agent-1", "simulator-2", "agent-2", "simulator-3", "agent-3", "logcopy");
-        assertThat(env(containers.get(5), "ROUTES_SUBSET")).isEqualTo("2-2");
+        assertThat(env(containers.get(5), "WORKER_ID")).isEqualTo("3");
+        assertThat(env(containers.get(5), "WORKER_PAIRS")).isEqualTo("3");
+        assertThat(env(containers.get(5), "EXPECTED_ROUTES")).isEqualTo("6");
         assertThat(env(containers.get(5), "RESUME")).isEqualTo("true");
         assertThat(env(containers.get(6), "EXPECTED_ROUTES")).isEqualTo("6");
         assertThat(env(containers.get(6), "WORKER_PAIRS")).isEqualTo("3");
         assertThat(job.getSpec().getBackoffLimit()).isEqualTo(2);
         assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600 + 12 * 3600);
+    }
+
+    @Test
+    void aLeaderboardOneAgentIsToldItsVersionAndScenariosFileAndNoAgentItsRoutesByIndex() {
+        var spec = SeedsConfiguration.sensorsTrack();
+        var track = new TrackSpec("leaderboard-10", "MAP", "carla-leaderboard-10", LeaderboardVersion.V1_0,
+                "/workspace/leaderboard/data/routes_testing.xml", "/workspace/leaderboard/data/scenarios.json", 20, 1,
+                4, spec.instanceType(), "carla:0.9.10.1", "leaderboard-10:latest", spec.podRuntimeImage(), "opengl",
+                600, 1, false, null, Map.of());
+        var containers = jobs.build(LaunchRequest.of(SeedsConfiguration.submission("t"), 1, "agent:1", false, track,
+                SeedsConfiguration.request().requestedAt())).getSpec().getTemplate().getSpec().getContainers();
+
+        assertThat(containers).filteredOn(c -> c.getName().startsWith("agent-")).hasSize(4).allSatisfy(agent -> {
+            assertThat(env(agent, "LEADERBOARD_VERSION")).isEqualTo("1.0");
+            assertThat(env(agent, "SCENARIOS")).isEqualTo("/workspace/leaderboard/data/scenarios.json");
+            assertThat(agent.getEnv()).noneMatch(variable -> variable.getName().equals("ROUTES_SUBSET"));
+        });
+        var seeds = jobs.build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec().getContainers();
+        assertThat(env(seeds.get(1), "LEADERBOARD_VERSION")).isEqualTo("2.0");
+        assertThat(seeds.get(1).getEnv()).noneMatch(variable -> variable.getName().equals("SCENARIOS"));
     }
 
     @Test

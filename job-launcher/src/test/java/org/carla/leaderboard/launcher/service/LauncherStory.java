@@ -22,6 +22,7 @@ import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.launcher.config.LauncherConfig;
 import org.carla.leaderboard.launcher.job.JobMetadata;
@@ -66,8 +67,8 @@ abstract class LauncherStory {
     /** A launch request of run {@code run} of a new submission, on a track with a deadline of {@code deadline}. */
     LaunchRequest request(String teamName, int run, long deadlineSeconds) {
         long pk = SUBMISSIONS.incrementAndGet();
-        var track = new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20",
-                "/workspace/leaderboard/data/routes_testing.xml", 4, 1, 2, "g5.12xlarge",
+        var track = new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20", LeaderboardVersion.V2_0,
+                "/workspace/leaderboard/data/routes_testing.xml", null, 4, 1, 2, "g5.12xlarge",
                 "carla-leaderboard/carla:0.9.15", "carla-leaderboard/leaderboard-20:latest",
                 "carla-leaderboard/pod-runtime:latest", "vulkan", deadlineSeconds, 4, false, null, Map.of());
         return LaunchRequest.of(new SubmissionIdentity(pk, 2054, 2077, 5817, teamName, "leaderboard-20", "SENSORS"),

@@ -3,31 +3,20 @@ package org.carla.leaderboard.localstack.aws;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
-import org.carla.leaderboard.domain.record.QualifierTable;
-import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.localstack.StackContext;
+import org.carla.leaderboard.localstack.deploy.Deployment;
 import org.carla.leaderboard.localstack.process.ServerClassPath;
 import org.carla.leaderboard.localstack.process.ServerProcess;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.Projection;
-import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * DynamoDB: DynamoDB Local on a file in the work dir, one database whatever the client's credentials and region
- * ({@code -sharedDb}), with the submissions table of every configured leaderboard (with its index by status) and the
- * qualifier table.
+ * ({@code -sharedDb}), with every {@code AWS::DynamoDB::Table} of deploy/aws/leaderboard-backend.yaml, created as the
+ * template defines it ({@link TemplateTables}): no table of its own.
  */
 public final class DynamoDbLocalServer extends LocalAwsServer {
 
@@ -42,7 +31,7 @@ public final class DynamoDbLocalServer extends LocalAwsServer {
     }
 
     @Override
-    List<String> command(StackContext context, int port) throws IOException {
+    List<String> command(StackContext context, int port, int serverPort) throws IOException {
         // A file, not -inMemory, so a killed server comes back with its tables; a stack starts empty.
         var data = context.workDir().resolve("data");
         Files.deleteIfExists(data.resolve("shared-local-instance.db"));
@@ -50,9 +39,10 @@ public final class DynamoDbLocalServer extends LocalAwsServer {
         var classPath = ServerClassPath.of("dynamodb-local", LAUNCHER);
         return ServerProcess.javaCommand(classPath,
                 List.of("-Dsqlite4java.library.path=" + classPath.nativeLibraryFolder(sqlitePlatform()),
-                        "-Ddynamodb.local.bind-host=127.0.0.1"),
+                        "-Ddynamodb.local.bind-host=127.0.0.1", gatesOption(context)),
                 LAUNCHER,
-                List.of("-dbPath", data.toString(), "-sharedDb", "-disableTelemetry", "-port", Integer.toString(port)));
+                List.of("-dbPath", data.toString(), "-sharedDb", "-disableTelemetry", "-port",
+                        Integer.toString(serverPort)));
     }
 
     @Override
@@ -65,36 +55,12 @@ public final class DynamoDbLocalServer extends LocalAwsServer {
     @Override
     void provision(URI endpoint, StackContext context) {
         client = AwsClients.client(DynamoDbClient.builder(), endpoint, context.credentials(), context.region());
-        var keys = new LinkedHashMap<String, String>();
-        context.evaluation().leaderboards().values()
-                .forEach(leaderboard -> keys.put(leaderboard.submissionsTable(), SubmissionTable.SUBMISSION_ID));
-        keys.put(context.evaluation().qualifierTable(), QualifierTable.TRACK_CODENAME);
-        keys.forEach((table, sortKey) -> client.createTable(r -> {
-            r.tableName(table)
-                    .billingMode(BillingMode.PAY_PER_REQUEST)
-                    .attributeDefinitions(attribute(SubmissionTable.TEAM_ID), attribute(sortKey))
-                    .keySchema(key(SubmissionTable.TEAM_ID, KeyType.HASH), key(sortKey, KeyType.RANGE));
-            if (sortKey.equals(SubmissionTable.SUBMISSION_ID)) {
-                // As deploy/aws defines it: the records of runs not over are found by their status, not a scan.
-                r.attributeDefinitions(attribute(SubmissionTable.TEAM_ID), attribute(sortKey),
-                        attribute(SubmissionTable.STATUS))
-                        .globalSecondaryIndexes(GlobalSecondaryIndex.builder()
-                                .indexName(SubmissionTable.STATUS_INDEX)
-                                .keySchema(key(SubmissionTable.STATUS, KeyType.HASH),
-                                        key(SubmissionTable.SUBMISSION_ID, KeyType.RANGE))
-                                .projection(Projection.builder().projectionType(ProjectionType.ALL).build())
-                                .build());
-            }
-        }));
-        tables = List.copyOf(keys.keySet());
-    }
-
-    private static AttributeDefinition attribute(String name) {
-        return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
-    }
-
-    private static KeySchemaElement key(String name, KeyType type) {
-        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
+        var created = new java.util.ArrayList<String>();
+        for (Deployment.Table table : context.access().deployment().tables()) {
+            TemplateTables.create(client, table);
+            created.add(table.name());
+        }
+        tables = List.copyOf(created);
     }
 
     @Override
@@ -109,7 +75,7 @@ public final class DynamoDbLocalServer extends LocalAwsServer {
         return client;
     }
 
-    /** The tables it created: the leaderboards' submissions tables, then the qualifier table. */
+    /** The tables it created: the template's, in its order. */
     public List<String> tables() {
         return tables;
     }

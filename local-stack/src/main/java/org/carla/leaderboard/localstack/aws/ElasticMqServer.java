@@ -53,13 +53,15 @@ public final class ElasticMqServer extends LocalAwsServer {
     private final Map<String, String> deadLetterQueueUrls = new LinkedHashMap<>();
     private SqsClient client;
     private URI cloudWatch;
+    private int cloudWatchPort;
+    private int cloudWatchServerPort;
 
     public ElasticMqServer() {
         super(NAME);
     }
 
     @Override
-    List<String> command(StackContext context, int port) throws Exception {
+    List<String> command(StackContext context, int port, int serverPort) throws Exception {
         var config = context.workDir().resolve("elasticmq.conf");
         // Queues and messages in an H2 file, so a killed server comes back with what it held; a stack starts empty.
         // WRITE_DELAY=0: each commit reaches the file before SQS answers, as a message SQS acknowledged is never lost
@@ -72,17 +74,27 @@ public final class ElasticMqServer extends LocalAwsServer {
                 node-address { protocol = "http", host = "127.0.0.1", port = %d, context-path = "" }
                 rest-sqs { enabled = true, bind-port = %d, bind-hostname = "127.0.0.1", sqs-limits = strict }
                 generate-node-address = false
-                aws { region = "%s", accountId = "000000000000" }
+                aws { region = "%s", accountId = "%s" }
                 messages-storage { enabled = true, uri = "jdbc:h2:%s;WRITE_DELAY=0", prune-data-on-init = false }
-                """.formatted(port, port, context.region(), database), StandardCharsets.UTF_8);
-        // The stand-in's port is chosen once: a restart after a kill runs this same command, the same port.
-        int metricsPort = FreePort.onLoopback();
-        cloudWatch = URI.create("http://127.0.0.1:" + metricsPort);
+                """.formatted(port, serverPort, context.region(), context.access().deployment().account(), database),
+                StandardCharsets.UTF_8);
+        // The stand-in's ports are chosen once: a restart after a kill runs this same command, the same ports. Its
+        // gate listens on the public one; queue URLs name the SQS gate's (node-address).
+        cloudWatchPort = FreePort.onLoopback();
+        cloudWatchServerPort = FreePort.onLoopback();
+        cloudWatch = URI.create("http://127.0.0.1:" + cloudWatchPort);
         return ServerProcess.javaCommand(ServerClassPath.of("elasticmq", LAUNCHER),
-                List.of("-Dconfig.file=" + config, "-Dlocal-stack.cloudwatch.port=" + metricsPort,
+                List.of("-Dconfig.file=" + config, "-Dlocal-stack.cloudwatch.port=" + cloudWatchServerPort,
+                        gatesOption(context),
                         "-Dlocal-stack.cloudwatch.every-seconds=" + METRICS_EVERY.toSeconds(),
                         "-Dlocal-stack.messages-database=jdbc:h2:" + database + ";WRITE_DELAY=0"),
                 LAUNCHER, List.of());
+    }
+
+    @Override
+    List<Map<String, Object>> gates(int port, int serverPort) {
+        return List.of(StackAccess.gate("sqs", port, serverPort),
+                StackAccess.gate(CLOUDWATCH, cloudWatchPort, cloudWatchServerPort));
     }
 
     @Override

@@ -9,23 +9,32 @@ import java.util.Map;
 import org.carla.leaderboard.localstack.LocalServer;
 import org.carla.leaderboard.localstack.StackComponent;
 import org.carla.leaderboard.localstack.StackContext;
+import org.carla.leaderboard.localstack.StackCredentials;
 import org.carla.leaderboard.localstack.process.FreePort;
 import org.carla.leaderboard.localstack.process.ServerProcess;
 import org.carla.leaderboard.localstack.process.ServerStartException;
+import org.carla.leaderboard.localstack.servers.common.ServerLauncher;
 
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 
 /**
- * A local AWS server in a process of its own on 127.0.0.1: started on the configured port or a free one (another
- * free one if that was taken meanwhile), ready when a real API call succeeds, then provisioned. Subclasses say how to
- * start it (its data in files of the work dir, so that {@link #kill()} and {@link #start()} keep it), which call
- * proves it ready, and what to create.
+ * A local AWS server in a process of its own on 127.0.0.1, behind its IAM gate: the gate (in the same process) listens
+ * on the configured port or a free one (another free one if that was taken meanwhile) and the server on a loopback
+ * port of its own; ready when a real API call succeeds through the gate, then provisioned by the administrator.
+ * Subclasses say how to start it (its data in files of the work dir, so that {@link #kill()} and {@link #start()}
+ * keep it), which call proves it ready, and what to create. The gate's configuration is {@value #GATES} and its
+ * decisions {@value #DECISIONS} in the server's folder.
  */
 abstract class LocalAwsServer implements StackComponent, LocalServer {
 
-    // Two shared cores and a cold JVM: ready within seconds usually, but never wait forever.
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    // Two shared cores and a cold JVM: ready within seconds usually, but minutes when other builds share the cores (an
+    // ElasticMQ took more than 90 s at a load of 40). A server that exits or cannot bind fails at once; never forever.
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
     private static final int PORT_ATTEMPTS = 3;
+    /** The gates' configuration, owner-only: it holds every principal's secret. */
+    static final String GATES = "gates.json";
+    /** Every IAM decision of the server's gates, a line each ({@code org.carla.leaderboard.localstack.gate}). */
+    public static final String DECISIONS = "access.log";
 
     private final String name;
     private ServerProcess process;
@@ -47,8 +56,11 @@ abstract class LocalAwsServer implements StackComponent, LocalServer {
         this.context = context;
         for (int attempt = 1; ; attempt++) {
             int port = context.port() != 0 ? context.port() : FreePort.onLoopback();
+            int serverPort = FreePort.onLoopback();
             URI candidate = URI.create("http://127.0.0.1:" + port);
-            command = command(context, port);
+            command = command(context, port, serverPort);
+            context.access().writeGates(context.workDir().resolve(GATES), context.workDir().resolve(DECISIONS),
+                    gates(port, serverPort));
             process = ServerProcess.start(name, command, context.workDir(), context.workDir().resolve(name + ".log"));
             try {
                 process.awaitReady(READY_TIMEOUT, () -> probeAnswer(candidate, context));
@@ -121,10 +133,21 @@ abstract class LocalAwsServer implements StackComponent, LocalServer {
     }
 
     /**
-     * The command line of the server process listening on 127.0.0.1:{@code port}, its data in the work dir; also
-     * the one a {@link #start()} after {@link #kill()} runs again. The first start begins with no data.
+     * The command line of the server process whose gate listens on 127.0.0.1:{@code port} and whose server on
+     * {@code serverPort}, its data in the work dir; also the one a {@link #start()} after {@link #kill()} runs again.
+     * The first start begins with no data.
      */
-    abstract List<String> command(StackContext context, int port) throws Exception;
+    abstract List<String> command(StackContext context, int port, int serverPort) throws Exception;
+
+    /** The gates of the process: by default one, speaking for {@link #quarkusService()}. */
+    List<Map<String, Object>> gates(int port, int serverPort) {
+        return List.of(StackAccess.gate(quarkusService(), port, serverPort));
+    }
+
+    /** The JVM option that points the server's launcher at its gates' configuration. */
+    static String gatesOption(StackContext context) {
+        return "-D" + ServerLauncher.GATES + "=" + context.workDir().resolve(GATES).toAbsolutePath();
+    }
 
     /** One real request; throws while the server is not ready. */
     abstract void probe(URI endpoint, StackContext context) throws Exception;
@@ -154,14 +177,18 @@ abstract class LocalAwsServer implements StackComponent, LocalServer {
         var config = new LinkedHashMap<String, String>();
         config.put(prefix + "endpoint-override", endpoint.toString());
         config.put(prefix + "aws.region", context.region());
-        config.put(prefix + "aws.credentials.type", "static");
-        config.put(prefix + "aws.credentials.static-provider.access-key-id", context.credentials().accessKeyId());
-        config.put(prefix + "aws.credentials.static-provider.secret-access-key",
-                context.credentials().secretAccessKey());
         // The stack replaces the extensions' containers (and this machine has no Docker).
         config.put(prefix + "devservices.enabled", "false");
         config.putAll(extraQuarkusConfig());
         return config;
+    }
+
+    @Override
+    public Map<String, String> quarkusCredentials(StackCredentials credentials) {
+        if (endpoint == null) {
+            return Map.of();
+        }
+        return StackAccess.quarkusCredentials(quarkusService(), credentials);
     }
 
     @Override

@@ -5,8 +5,6 @@ import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -20,7 +18,9 @@ import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException
 
 /**
  * S3: S3Proxy 4 (no jclouds) on its file-system back end in the work dir ({@code s3/buckets/<bucket>/<key>}, so the
- * uploaded logs can be looked at), checking the stack's credentials like S3 does, with one bucket per leaderboard.
+ * uploaded logs can be looked at), with every {@code AWS::S3::Bucket} of deploy/aws/leaderboard-backend.yaml. Its IAM
+ * gate checks each request's signature and permissions as S3 does; S3Proxy itself, reached only through the gate,
+ * runs without authorization.
  */
 public final class S3ProxyServer extends LocalAwsServer {
 
@@ -35,21 +35,18 @@ public final class S3ProxyServer extends LocalAwsServer {
     }
 
     @Override
-    List<String> command(StackContext context, int port) throws IOException {
+    List<String> command(StackContext context, int port, int serverPort) throws IOException {
         var buckets = Files.createDirectories(context.workDir().resolve("buckets"));
         var settings = new Properties();
-        settings.setProperty("s3proxy.endpoint", "http://127.0.0.1:" + port);
-        settings.setProperty("s3proxy.authorization", "aws-v2-or-v4");
-        settings.setProperty("s3proxy.identity", context.credentials().accessKeyId());
-        settings.setProperty("s3proxy.credential", context.credentials().secretAccessKey());
+        settings.setProperty("s3proxy.endpoint", "http://127.0.0.1:" + serverPort);
+        // The gate in front checks every signature and permission.
+        settings.setProperty("s3proxy.authorization", "none");
         settings.setProperty("jclouds.provider", "filesystem-nio2");
         settings.setProperty("jclouds.filesystem.basedir", buckets.toString());
-        settings.setProperty("jclouds.identity", context.credentials().accessKeyId());
-        settings.setProperty("jclouds.credential", context.credentials().secretAccessKey());
+        // The file-system back end's own identity: no secret, nothing but the gate reaches S3Proxy.
+        settings.setProperty("jclouds.identity", "local-stack");
+        settings.setProperty("jclouds.credential", "local-stack");
         var file = context.workDir().resolve("s3proxy.properties");
-        Files.deleteIfExists(file);
-        // It holds the stack's secret key: readable by its owner only.
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             settings.store(out, "S3Proxy of the local stack");
         }
@@ -64,7 +61,7 @@ public final class S3ProxyServer extends LocalAwsServer {
                 </configuration>
                 """, StandardCharsets.UTF_8);
         return ServerProcess.javaCommand(ServerClassPath.of("s3proxy", LAUNCHER),
-                List.of("-Dlogback.configurationFile=" + logback),
+                List.of("-Dlogback.configurationFile=" + logback, gatesOption(context)),
                 LAUNCHER,
                 List.of("--properties", file.toString()));
     }
@@ -81,8 +78,7 @@ public final class S3ProxyServer extends LocalAwsServer {
     void provision(URI endpoint, StackContext context) {
         client = AwsClients.client(S3Client.builder().forcePathStyle(true), endpoint, context.credentials(),
                 context.region());
-        var names = new LinkedHashSet<String>();
-        context.evaluation().leaderboards().values().forEach(leaderboard -> names.add(leaderboard.bucket()));
+        var names = context.access().deployment().buckets();
         for (String bucket : names) {
             try {
                 client.createBucket(r -> r.bucket(bucket));
@@ -110,7 +106,7 @@ public final class S3ProxyServer extends LocalAwsServer {
         return client;
     }
 
-    /** The buckets it created, one per leaderboard. */
+    /** The buckets it created: the template's. */
     public List<String> buckets() {
         return buckets;
     }

@@ -40,12 +40,14 @@ public final class EvalAiStandIn implements AutoCloseable {
     private final int port;
     private final String url;
     private final String token;
+    private final EvalAiOptions options;
     /** Null while connections are refused (an outage of the whole host). */
     private HttpServer server;
     private ScheduledFuture<?> reopening;
     private boolean closed;
 
     private EvalAiStandIn(EvalAiOptions options) throws IOException {
+        this.options = options;
         token = options.token();
         submissions = new Submissions(options);
         // Threads of their own, so injected latency on one call does not hold up the others.
@@ -57,7 +59,7 @@ public final class EvalAiStandIn implements AutoCloseable {
         server = listen(options.port());
         port = server.getAddress().getPort();
         url = "http://127.0.0.1:" + port;
-        hostApi = new HostApi(submissions, faults, options.token(), url);
+        hostApi = new HostApi(submissions, faults, options, url);
         admin = new AdminApi(submissions, faults, hostApi, this::refuseFor);
         route(server);
         LOG.infof("EvalAI stand-in on %s (challenge %d, phases %s)", url, options.challengePk(),
@@ -91,11 +93,22 @@ public final class EvalAiStandIn implements AutoCloseable {
     }
 
     /**
-     * The configuration that points a Quarkus service's EvalAI client here: {@code quarkus.rest-client.evalai.url} and
-     * {@code evalai.token} (a test token; the map is for test configuration, never for logs).
+     * The configuration that points a Quarkus service's EvalAI client here: {@code quarkus.rest-client.evalai.url},
+     * {@code evalai.token} (the host's: a test token; the map is for test configuration, never for logs) and
+     * {@code evalai.budget.per}, the period this stand-in throttles each user over (the services budget their calls
+     * over the same).
      */
     public java.util.Map<String, String> quarkusConfig() {
-        return java.util.Map.of("quarkus.rest-client.evalai.url", url, "evalai.token", token);
+        return java.util.Map.of("quarkus.rest-client.evalai.url", url, "evalai.token", token, "evalai.budget.per",
+                options.throttlePeriod().toString());
+    }
+
+    /**
+     * Whether the host token's user is a host of the challenge: false is a host team that dropped it (or a token of
+     * the wrong account), which EvalAI's views answer as they answer any user who is not a host.
+     */
+    public void hostOfChallenge(boolean host) {
+        hostApi.hostOfChallenge(host);
     }
 
     public int port() {

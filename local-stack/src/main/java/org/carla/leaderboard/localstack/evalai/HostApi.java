@@ -18,9 +18,11 @@ import com.sun.net.httpserver.HttpHandler;
 
 /**
  * EvalAI's host API under {@code /api/}: the submission read, the challenge's submission list (by status and time of
- * submission), the three update endpoints and the host's cancel and resume, behind the Bearer token,
- * the injected faults and the call recorder. Paths are EvalAI's exactly (no trailing slash on the read; a trailing
- * slash and the plural {@code challenges} on the partial update).
+ * submission), the three update endpoints and the host's cancel and resume, behind the injected faults, the Bearer
+ * token (the host's or another user's), EvalAI's throttle of each user and the call recorder. Paths are EvalAI's
+ * exactly (no trailing slash on the read; a trailing slash and the plural {@code challenges} on the partial update).
+ * In Django REST framework's order: authentication (401), then the throttle (429), then the view, which answers a user
+ * who is not a host of the challenge as each of EvalAI's views does ({@link Submissions}).
  */
 final class HostApi implements HttpHandler {
 
@@ -36,17 +38,30 @@ final class HostApi implements HttpHandler {
 
     private final Submissions submissions;
     private final Faults faults;
-    private final byte[] expectedAuthorization;
+    private final Map<String, byte[]> authorizations = new java.util.LinkedHashMap<>();
+    private final String hostToken;
+    private final Throttle throttle;
+    private final java.time.Clock clock;
     private final String baseUrl;
+    /** Whether the host token's user is still a host of the challenge (a host team can drop a member). */
+    private volatile boolean hostOfChallenge = true;
     /** The recorded status of a call left unanswered (a hang). */
     static final int NO_ANSWER = 0;
     private final List<RecordedCall> calls = new CopyOnWriteArrayList<>();
 
-    HostApi(Submissions submissions, Faults faults, String token, String baseUrl) {
+    HostApi(Submissions submissions, Faults faults, EvalAiOptions options, String baseUrl) {
         this.submissions = submissions;
         this.faults = faults;
-        this.expectedAuthorization = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+        this.hostToken = options.token();
+        authorizations.put(options.token(), ("Bearer " + options.token()).getBytes(StandardCharsets.UTF_8));
+        options.users().forEach(user -> authorizations.put(user, ("Bearer " + user).getBytes(StandardCharsets.UTF_8)));
+        this.throttle = new Throttle(options.throttleRequests(), options.throttlePeriod(), options.clock());
+        this.clock = options.clock();
         this.baseUrl = baseUrl;
+    }
+
+    void hostOfChallenge(boolean host) {
+        hostOfChallenge = host;
     }
 
     List<RecordedCall> calls() {
@@ -62,13 +77,14 @@ final class HostApi implements HttpHandler {
         int status;
         Object answer;
         Faults.Failure failure = null;
+        Long retryAfter = null;
         try {
             body = Exchanges.body(exchange);
             sleep(faults.latency());
             if (faults.hanging()) {
                 // No answer: the caller's timeout fires first; when the hang ends the connection closes unanswered.
                 calls.add(new RecordedCall(method, query == null ? path : path + "?" + query, body, NO_ANSWER,
-                        Instant.now()));
+                        clock.instant()));
                 try {
                     faults.awaitHangEnd();
                 } catch (InterruptedException e) {
@@ -82,9 +98,16 @@ final class HostApi implements HttpHandler {
                 status = failure.status();
                 answer = status == 429 ? Map.of("detail", throttled(failure.retryAfter())) : null;
             } else {
-                authenticate(exchange);
-                answer = route(method, path, query, Exchanges.data(exchange, body));
-                status = 200;
+                String user = authenticate(exchange);
+                retryAfter = throttle.refuse(user).orElse(null);
+                if (retryAfter != null) {
+                    status = 429;
+                    answer = Map.of("detail", throttled(Duration.ofSeconds(retryAfter)));
+                } else {
+                    answer = route(method, path, query, Exchanges.data(exchange, body),
+                            hostOfChallenge && user.equals(hostToken));
+                    status = 200;
+                }
             }
         } catch (EvalAiError e) {
             status = e.status;
@@ -97,10 +120,12 @@ final class HostApi implements HttpHandler {
             status = 500;
             answer = Map.of("error", "Internal Server Error");
         }
-        calls.add(new RecordedCall(method, query == null ? path : path + "?" + query, body, status, Instant.now()));
+        calls.add(new RecordedCall(method, query == null ? path : path + "?" + query, body, status, clock.instant()));
         LOG.debugf("EvalAI stand-in: %s %s -> %d", method, path, status);
         if (status == 429 && failure != null) {
             exchange.getResponseHeaders().set("Retry-After", Long.toString(failure.retryAfter().toSeconds()));
+        } else if (status == 429) {
+            exchange.getResponseHeaders().set("Retry-After", Long.toString(retryAfter));
         }
         if (answer == null) {
             // An injected fault looks like the proxy in front of EvalAI failing: an HTML page, not JSON.
@@ -111,52 +136,60 @@ final class HostApi implements HttpHandler {
         }
     }
 
-    private Object route(String method, String path, String query, Map<String, Object> data) {
+    /** {@code host}: the caller is a host of the stand-in's challenge. */
+    private Object route(String method, String path, String query, Map<String, Object> data, boolean host) {
         Matcher matcher;
         if ((matcher = LIST.matcher(path)).matches()) {
             allow(method, "GET");
             Map<String, String> params = Exchanges.queryParams(query);
-            return submissions.list(Long.parseLong(matcher.group(1)), params.get("status"),
+            return submissions.list(Long.parseLong(matcher.group(1)), host, params.get("status"),
                     params.get("submitted_after"), params.get("submitted_before"), baseUrl);
         }
         if ((matcher = SUBMISSION.matcher(path)).matches()) {
             allow(method, "GET");
-            long pk = Long.parseLong(matcher.group(1));
-            return submissions.serialized(pk, baseUrl)
-                    .orElseThrow(() -> new EvalAiError(404, "error", "Submission " + pk + " does not exist"));
+            return submissions.read(Long.parseLong(matcher.group(1)), host, baseUrl);
         }
         if ((matcher = UPDATE.matcher(path)).matches()) {
             allow(method, "PUT", "PATCH");
             long challenge = Long.parseLong(matcher.group(1));
-            return "PUT".equals(method) ? submissions.updateFinal(challenge, data)
-                    : submissions.patch(challenge, data, baseUrl);
+            return "PUT".equals(method) ? submissions.updateFinal(challenge, host, data)
+                    : submissions.patch(challenge, host, data, baseUrl);
         }
         if ((matcher = PARTIAL.matcher(path)).matches()) {
             allow(method, "PUT", "PATCH");
             long challenge = Long.parseLong(matcher.group(1));
-            return "PUT".equals(method) ? submissions.updatePartial(challenge, data)
-                    : submissions.patch(challenge, data, baseUrl);
+            return "PUT".equals(method) ? submissions.updatePartial(challenge, host, data)
+                    : submissions.patch(challenge, host, data, baseUrl);
         }
         if ((matcher = META.matcher(path)).matches()) {
             allow(method, "PATCH");
-            return submissions.updateMeta(Long.parseLong(matcher.group(1)), Long.parseLong(matcher.group(2)), data,
-                    baseUrl);
+            return submissions.updateMeta(Long.parseLong(matcher.group(1)), Long.parseLong(matcher.group(2)), host,
+                    data, baseUrl);
         }
         if ((matcher = RESUME.matcher(path)).matches()) {
             allow(method, "POST");
-            return submissions.hostResume(Long.parseLong(matcher.group(1)));
+            return submissions.hostResume(Long.parseLong(matcher.group(1)), host);
         }
         throw new EvalAiError(404, "detail", "Not found.");
     }
 
-    private void authenticate(HttpExchange exchange) {
+    /** The caller's token (the user the throttle counts), checked in constant time against every user's. */
+    private String authenticate(HttpExchange exchange) {
         String header = exchange.getRequestHeaders().getFirst("Authorization");
         if (header == null || header.isBlank()) {
             throw new EvalAiError(401, "detail", "Authentication credentials were not provided.");
         }
-        if (!MessageDigest.isEqual(header.trim().getBytes(StandardCharsets.UTF_8), expectedAuthorization)) {
+        byte[] given = header.trim().getBytes(StandardCharsets.UTF_8);
+        String user = null;
+        for (var known : authorizations.entrySet()) {
+            if (MessageDigest.isEqual(given, known.getValue())) {
+                user = known.getKey();
+            }
+        }
+        if (user == null) {
             throw new EvalAiError(401, "detail", "Given token not valid for any token type");
         }
+        return user;
     }
 
     private static void allow(String method, String... allowed) {

@@ -10,7 +10,7 @@ import java.util.Map;
  */
 public record LeaderboardSchema(Map<String, List<String>> labelsBySplit) {
 
-    /** The CARLA Leaderboard's 15 accuracies, in RESULTS.md order ("The EvalAI files"). */
+    /** The CARLA Leaderboard's 15 accuracies, in the order of docs/results.md ("The EvalAI files"). */
     public static final List<String> CARLA_LABELS = List.of("Driving score", "Route completion", "Infraction penalty",
             "Collisions pedestrians", "Collisions vehicles", "Collisions layout", "Red light infractions",
             "Stop sign infractions", "Off-road infractions", "Route deviations", "Route timeouts", "Agent blocked",

@@ -33,6 +33,9 @@ final class Submissions {
     private static final Set<String> CANCELLABLE = Set.of("submitting", "submitted", "queued", "running", "resuming",
             "partially_evaluated");
 
+    /** What EvalAI's host-only views answer, with 400, to a user who is not a host of the challenge. */
+    static final String NOT_A_HOST = "Sorry, you are not authorized to make this request!";
+
     private final EvalAiOptions options;
     private final Map<Long, Submission> submissions = new TreeMap<>();
     private long nextPk = 1;
@@ -78,7 +81,7 @@ final class Submissions {
         submission.teamId = request.teamId();
         submission.teamName = request.teamName();
         submission.image = request.imageUri();
-        submission.submittedAt = Instant.now();
+        submission.submittedAt = request.submittedAt() != null ? request.submittedAt() : options.clock().instant();
         submission.status("submitted");
         submissions.put(submission.pk, submission);
         try {
@@ -106,18 +109,22 @@ final class Submissions {
             throw EvalAiError.badRequest("Only failed submissions can be resumed");
         }
         submission.status("resuming");
-        submission.rerunResumedAt = Instant.now();
+        submission.rerunResumedAt = options.clock().instant();
         publish(submission, options.pksAsStrings());
         return view(submission);
     }
 
     /**
-     * {@code PATCH /api/jobs/challenges/{challenge_pk}/submissions/{pk}/update_submission_meta/} by the host: EvalAI's
-     * serializer, partial; of its fields the stand-in keeps {@code status}, which the host may set to any of EvalAI's
-     * statuses (EvalAI checks nothing else there: its cancel button sends {@code cancelled}).
+     * {@code PATCH /api/jobs/challenges/{challenge_pk}/submissions/{pk}/update_submission_meta/}: EvalAI's serializer,
+     * partial, for a host of the challenge; of its fields the stand-in keeps {@code status}, which the host may set to
+     * any of EvalAI's statuses (EvalAI checks nothing else there: its cancel button sends {@code cancelled}). Anyone
+     * else takes EvalAI's participant branch, and is a participant of no team here: 404 for the team {@code None}.
      */
-    synchronized Map<String, Object> updateMeta(long challengePk, long pk, Map<String, Object> data, String baseUrl) {
-        requireHost(challengePk);
+    synchronized Map<String, Object> updateMeta(long challengePk, long pk, boolean host, Map<String, Object> data,
+            String baseUrl) {
+        if (!host || challengePk != options.challengePk()) {
+            throw new EvalAiError(404, "detail", "ParticipantTeam None does not exist");
+        }
         Submission submission = find(pk);
         if (data.containsKey("status")) {
             String status = lower(data.get("status"));
@@ -129,10 +136,21 @@ final class Submissions {
         return serialized(submission, baseUrl);
     }
 
-    /** {@code POST /api/jobs/submissions/{pk}/resume/} by the host: {@link #resume}, answered as EvalAI does. */
-    synchronized Map<String, Object> hostResume(long pk) {
-        if (!submissions.containsKey(pk)) {
+    /**
+     * {@code POST /api/jobs/submissions/{pk}/resume/}: {@link #resume}, answered as EvalAI does, in its order: an
+     * unknown submission, one not failed, then a caller who is not a host (the challenge does not let participants
+     * resume).
+     */
+    synchronized Map<String, Object> hostResume(long pk, boolean host) {
+        Submission submission = submissions.get(pk);
+        if (submission == null) {
             throw new EvalAiError(404, "error", "Submission " + pk + " does not exist");
+        }
+        if (!"failed".equals(submission.status)) {
+            throw EvalAiError.badRequest("Only failed submissions can be resumed");
+        }
+        if (!host) {
+            throw new EvalAiError(403, "error", "Only challenge hosts are allowed to resume a submission");
         }
         resume(pk);
         return Map.of("success", "Submission is successfully resumed");
@@ -143,11 +161,15 @@ final class Submissions {
      * {@code get_submissions_for_challenge}, for the challenge's hosts: every submission of the challenge, filtered by
      * one status (of EvalAI's list there, which has no {@code partially_evaluated}) and by submission time (strictly
      * after, strictly before; ISO-8601 as Django's {@code parse_datetime} reads it), serialized as the single read is,
-     * unpaginated.
+     * unpaginated (EvalAI's view returns its whole queryset: no paginator). An unknown challenge: 404; a caller who is
+     * not its host: 400.
      */
-    synchronized List<Map<String, Object>> list(long challengePk, String status, String submittedAfter,
+    synchronized List<Map<String, Object>> list(long challengePk, boolean host, String status, String submittedAfter,
             String submittedBefore, String baseUrl) {
-        requireHost(challengePk);
+        if (challengePk != options.challengePk()) {
+            throw new EvalAiError(404, "detail", "Challenge " + challengePk + " does not exist");
+        }
+        requireHost(challengePk, host);
         if (status != null && !status.isEmpty() && !LISTABLE.contains(status)) {
             throw new EvalAiError(400, "error", "Invalid submission status " + status);
         }
@@ -186,18 +208,18 @@ final class Submissions {
     }
 
     /** {@code PUT /api/jobs/challenge/{challenge_pk}/update_submission/}. */
-    synchronized Map<String, Object> updateFinal(long challengePk, Map<String, Object> data) {
-        return update(challengePk, data, FINAL, false);
+    synchronized Map<String, Object> updateFinal(long challengePk, boolean host, Map<String, Object> data) {
+        return update(challengePk, host, data, FINAL, false);
     }
 
     /** {@code PUT /api/jobs/challenges/{challenge_pk}/update_partially_evaluated_submission/}. */
-    synchronized Map<String, Object> updatePartial(long challengePk, Map<String, Object> data) {
-        return update(challengePk, data, PARTIAL, true);
+    synchronized Map<String, Object> updatePartial(long challengePk, boolean host, Map<String, Object> data) {
+        return update(challengePk, host, data, PARTIAL, true);
     }
 
     /** {@code PATCH} on either update path: queued|running, and a Job name appended. */
-    synchronized Map<String, Object> patch(long challengePk, Map<String, Object> data, String baseUrl) {
-        requireHost(challengePk);
+    synchronized Map<String, Object> patch(long challengePk, boolean host, Map<String, Object> data, String baseUrl) {
+        requireHost(challengePk, host);
         Submission submission = find(data.get("submission"));
         String status = lower(data.get("submission_status"));
         String jobName = lower(data.get("job_name"));
@@ -208,13 +230,23 @@ final class Submissions {
             submission.jobNames.add(jobName);
         }
         submission.status(status);
-        submission.startedAt = Instant.now();
+        submission.startedAt = options.clock().instant();
         return serialized(submission, baseUrl);
     }
 
-    /** {@code GET /api/jobs/submission/{pk}}: EvalAI's submission serializer, plus the submitted image. */
-    synchronized Optional<Map<String, Object>> serialized(long pk, String baseUrl) {
-        return Optional.ofNullable(submissions.get(pk)).map(submission -> serialized(submission, baseUrl));
+    /**
+     * {@code GET /api/jobs/submission/{pk}}: EvalAI's submission serializer, plus the submitted image, for a host of the
+     * challenge (or the submission's owner, not a user here); anyone else gets EvalAI's 401.
+     */
+    synchronized Map<String, Object> read(long pk, boolean host, String baseUrl) {
+        Submission submission = submissions.get(pk);
+        if (submission == null) {
+            throw new EvalAiError(404, "error", "Submission " + pk + " does not exist");
+        }
+        if (!host) {
+            throw new EvalAiError(401, "error", "Sorry, you are not authorized to access this submission.");
+        }
+        return serialized(submission, baseUrl);
     }
 
     /** The files EvalAI stores for a submission, served under {@code /media/...} as its storage would. */
@@ -233,9 +265,9 @@ final class Submissions {
         });
     }
 
-    private Map<String, Object> update(long challengePk, Map<String, Object> data, Set<String> allowed,
+    private Map<String, Object> update(long challengePk, boolean host, Map<String, Object> data, Set<String> allowed,
             boolean partial) {
-        requireHost(challengePk);
+        requireHost(challengePk, host);
         Submission submission = find(data.get("submission"));
         String status = lower(data.get("submission_status"));
         if (!allowed.contains(status)) {
@@ -247,7 +279,7 @@ final class Submissions {
             submission.result = (String) data.get("result");
         }
         submission.status(status);
-        submission.completedAt = Instant.now();
+        submission.completedAt = options.clock().instant();
         submission.stdout = text(data.get("stdout"));
         submission.stderr = text(data.get("stderr"));
         submission.metadata = text(data.get("metadata"));
@@ -255,9 +287,10 @@ final class Submissions {
         return Map.of("success", "Submission result has been successfully updated");
     }
 
-    private void requireHost(long challengePk) {
-        if (challengePk != options.challengePk()) {
-            throw EvalAiError.badRequest("Sorry, you are not authorized to make this request!");
+    /** EvalAI's answer to a caller who is not a host of the challenge (or of a challenge that does not exist). */
+    private void requireHost(long challengePk, boolean host) {
+        if (!host || challengePk != options.challengePk()) {
+            throw EvalAiError.badRequest(NOT_A_HOST);
         }
     }
 

@@ -11,12 +11,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 /**
  * How the local Job runner runs: the API it watches and writes to, the one namespace it serves, the folder its Jobs'
  * volumes and logs go to, the image profiles, the container restart back-off (kubelet: 10 s doubling to 5 min;
- * tests use a few milliseconds), and the GPU capacity: how many pods requesting {@code gpuResource} run at once
- * ({@link #UNLIMITED} by default).
+ * tests use a few milliseconds), the GPU capacity: how many pods requesting {@code gpuResource} run at once
+ * ({@link #UNLIMITED} by default), and the pods' AWS identity ({@link PodIdentity#NONE} by default).
  */
 public record LocalJobRunnerOptions(KubernetesClient client, String namespace, Path workRoot, List<ImageProfile> profiles,
         Duration backoffBase, Duration backoffMax, List<String> podPortVariables, int gpuCapacity,
-        String gpuResource) {
+        String gpuResource, PodIdentity podIdentity) {
 
     /** No GPU capacity limit: every pod is placed at once. */
     public static final int UNLIMITED = Integer.MAX_VALUE;
@@ -35,6 +35,7 @@ public record LocalJobRunnerOptions(KubernetesClient client, String namespace, P
             throw new IllegalArgumentException("GPU capacity must not be negative: " + gpuCapacity);
         }
         Objects.requireNonNull(gpuResource, "gpuResource");
+        Objects.requireNonNull(podIdentity, "podIdentity");
     }
 
     public static Builder builder(KubernetesClient client, Path workRoot) {
@@ -51,6 +52,7 @@ public record LocalJobRunnerOptions(KubernetesClient client, String namespace, P
         private final List<String> podPortVariables = new ArrayList<>();
         private int gpuCapacity = UNLIMITED;
         private String gpuResource = NVIDIA_GPU;
+        private PodIdentity podIdentity = PodIdentity.NONE;
 
         private Builder(KubernetesClient client, Path workRoot) {
             this.client = client;
@@ -99,9 +101,15 @@ public record LocalJobRunnerOptions(KubernetesClient client, String namespace, P
             return this;
         }
 
+        /** The AWS credentials each container gets for its pod's ServiceAccount, as EKS's IRSA webhook gives them. */
+        public Builder podIdentity(PodIdentity identity) {
+            podIdentity = identity;
+            return this;
+        }
+
         public LocalJobRunnerOptions build() {
             return new LocalJobRunnerOptions(client, namespace, workRoot, profiles, backoffBase, backoffMax,
-                    podPortVariables, gpuCapacity, gpuResource);
+                    podPortVariables, gpuCapacity, gpuResource, podIdentity);
         }
     }
 }

@@ -142,9 +142,17 @@ final class PodLayout {
         return jobFolder.resolve("logs").resolve(containerName + ".log");
     }
 
-    /** Resolves a container to a local process, or throws {@link IllegalArgumentException} saying why it cannot run. */
     Launch launch(Container container, ImageProfile profile, String podName, Map<String, String> podFields)
             throws IOException {
+        return launch(container, profile, podName, podFields, Map.of());
+    }
+
+    /**
+     * Resolves a container to a local process, with the environment the cluster adds to it ({@code identity}: its
+     * AWS credentials), or throws {@link IllegalArgumentException} saying why it cannot run.
+     */
+    Launch launch(Container container, ImageProfile profile, String podName, Map<String, String> podFields,
+            Map<String, String> identity) throws IOException {
         requireName(container.getName(), DNS_LABEL, "container name");
         ContainerUser user = ContainerUser.of(spec, container, profile,
                 podName + "_" + podFields.getOrDefault("metadata.namespace", "") + "("
@@ -179,6 +187,7 @@ final class PodLayout {
             env.put(variable.getName(), rewrite(value, mounts));
         }
         env.putAll(profile.overrideEnv());
+        env.putAll(identity);
         for (String name : portVariables) {
             Integer port = port(env.get(name));
             if (port != null) {

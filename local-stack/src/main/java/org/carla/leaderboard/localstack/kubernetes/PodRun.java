@@ -291,7 +291,8 @@ final class PodRun {
         Process process;
         String runId = ContainerProcesses.runId(podName, container.name(), container.restarts);
         try {
-            PodLayout.Launch launch = layout.launch(container.spec, profile, podName, PodObjects.fields(pod));
+            PodLayout.Launch launch = layout.launch(container.spec, profile, podName, PodObjects.fields(pod),
+                    options.podIdentity().environment(pod, container.spec));
             container.runId = runId;
             process = ContainerProcesses.start(launch, runId, setpriv);
         } catch (IllegalArgumentException e) {

@@ -80,8 +80,8 @@ public final class LocalRun {
         TrackSpec track = catalog.forPhase(phase).orElseThrow();
         var view = system.stack().evalAi().createSubmission(NewSubmission.of(1000 + index, scenario.teamName(index),
                 phase, "registry.local/team-" + index + "/agent:" + scenario.label()));
-        writeKnobs(scenario, Long.toString(view.pk()));
-        var run = new SubmissionRun(view, scenario, track.track(), track.leaderboard(), track.bucket());
+        var run = new SubmissionRun(view, scenario, track);
+        writeKnobs(run);
         runs.add(run);
         return run;
     }
@@ -145,8 +145,10 @@ public final class LocalRun {
         return system.stack().server("sqs").isUp();
     }
 
-    private void writeKnobs(Scenario scenario, String submissionId) {
-        var knobs = scenario.knobs(system.config().knobsDir(), submissionId, system.config());
+    private void writeKnobs(SubmissionRun run) {
+        Scenario scenario = run.scenario();
+        String submissionId = run.submissionId();
+        var knobs = scenario.knobs(system.config().knobsDir(), submissionId, system.config(), run.routeIds());
         if (knobs.isEmpty()) {
             return;
         }

@@ -2,19 +2,27 @@ package org.carla.leaderboard.localstack.run;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.carla.leaderboard.domain.pod.PodEnvironment;
+import org.carla.leaderboard.domain.track.EvaluationConfig;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.localstack.EvalAiComponent;
 import org.carla.leaderboard.localstack.LocalStack;
+import org.carla.leaderboard.localstack.standin.EvaluatorScript;
+import org.carla.leaderboard.localstack.standin.StandInRoutes;
 import org.carla.leaderboard.localstack.standin.SubmissionKnobs;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -76,6 +84,11 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         return packaging.program(projectDir, module);
     }
 
+    /** The application.properties a module's build packages (into its jar or its native executable). */
+    public Path builtProperties(String module) {
+        return projectDir.resolve(module).resolve("target/classes/application.properties");
+    }
+
     /** The command line that runs a module's packaged program as a service does (a small JVM, or the executable). */
     public List<String> serviceCommand(String module) {
         return packaging.command(program(module), SERVICE_JVM_OPTIONS);
@@ -116,24 +129,44 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         return overrides;
     }
 
+    /** The tracks the local run evaluates: the domain's catalog with {@link #evaluation()}'s overrides. */
+    public EvaluationConfig tracks() {
+        return LocalStack.evaluationConfig(evaluation());
+    }
+
+    /**
+     * The route ids of a local Leaderboard image's routes files: 0…n−1 for 2.0, as its public files number them; from
+     * 1 for 1.0, so a pair that passed route positions where the evaluator takes ids would fail.
+     */
+    public static List<String> routeIds(LeaderboardVersion version, int routes) {
+        return StandInRoutes.ids(version == LeaderboardVersion.V1_0 ? 1 : 0, routes);
+    }
+
     /** The Job runner's image profiles ({@code local-stack.images.*}). */
     public Map<String, String> stackSettings() {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String standIns = standInClassPath();
-        Path leaderboardImage = imagesDir().resolve("leaderboard");
         var settings = new LinkedHashMap<String, String>();
         // Every pair i of every pod listens on 2000 + 100 (i - 1): shifted per pod, as pods share the loopback here.
         settings.put("local-stack.kubernetes.pod-port-variables", "CARLA_PORT");
+        // EvalAI's minute at the demo's pace: its throttle of each user, and the services' budgets of it, over it.
+        settings.put(EvalAiComponent.THROTTLE_PERIOD, minute().toString());
         String podRuntime = "local-stack.images.pod-runtime.";
         settings.put(podRuntime + "image", "carla-leaderboard/pod-runtime:.*");
         // Its install then copies what runs it into the pod's volume: the JVM launcher, or the executable itself.
         settings.put(podRuntime + "command./usr/local/bin/pod-runtime",
                 json(packaging.command(program("pod-runtime"), List.of())));
-        String leaderboard = "local-stack.images.leaderboard.";
-        settings.put(leaderboard + "image", "carla-leaderboard/leaderboard-.*");
-        settings.put(leaderboard + "env.LEADERBOARD_ROOT", leaderboardImage.resolve("leaderboard").toString());
-        settings.put(leaderboard + "env.SCENARIO_RUNNER_ROOT", leaderboardImage.resolve("scenario_runner").toString());
-        settings.put(leaderboard + "env.CARLA_PYTHON_API_ROOT", leaderboardImage.resolve("PythonAPI").toString());
+        // Each leaderboard's image: a folder of its own, with its Leaderboard version's evaluator script and routes.
+        var images = new ArrayList<>(List.of("pod-runtime", "carla", "participant"));
+        tracks().leaderboards().forEach((id, leaderboard) -> {
+            String profile = "local-stack.images." + id + ".";
+            Path root = leaderboardImage(id);
+            settings.put(profile + "image", Pattern.quote(leaderboard.leaderboardImage()));
+            settings.put(profile + "env.LEADERBOARD_ROOT", root.resolve("leaderboard").toString());
+            settings.put(profile + "env.SCENARIO_RUNNER_ROOT", root.resolve("scenario_runner").toString());
+            settings.put(profile + "env.CARLA_PYTHON_API_ROOT", root.resolve("PythonAPI").toString());
+            images.add(id);
+        });
         String carla = "local-stack.images.carla.";
         settings.put(carla + "image", "carla-leaderboard/carla:.*");
         settings.put(carla + "env.CARLA_ROOT", imagesDir().resolve("carla").toString());
@@ -147,11 +180,13 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         settings.put(participant + "order", "1000");
         settings.put(participant + "env.TEAM_AGENT", "/workspace/team_code/agent.py");
         settings.put(participant + "env.TEAM_CONFIG", "/workspace/team_code/config.yaml");
+        // Run with the Leaderboard volume's evaluator script, as Python runs the real one: it names the Leaderboard.
         settings.put(participant + "override-env.EVALUATOR_COMMAND", java + " -cp " + standIns
-                + " org.carla.leaderboard.localstack.standin.EvaluatorStandIn");
+                + " org.carla.leaderboard.localstack.standin.EvaluatorStandIn ${LEADERBOARD_ROOT}/"
+                + EvaluatorScript.PATH);
         settings.put(participant + "override-env.EVALUATOR_STANDIN_ROUTE_SECONDS",
                 Double.toString(routeTime.toMillis() / 1000.0));
-        for (String id : List.of("pod-runtime", "leaderboard", "carla", "participant")) {
+        for (String id : images) {
             settings.put("local-stack.images." + id + ".env.JDK_JAVA_OPTIONS", POD_JVM_OPTIONS);
             settings.put("local-stack.images." + id + ".override-env." + SubmissionKnobs.DIR, knobsDir().toString());
         }
@@ -169,7 +204,7 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         }
         if (service.equals("results-relay")) {
             var config = new java.util.HashMap<>(STUCK_CHECKS);
-            config.put("relay.cancel-check.every", Math.max(1, logsPeriod.toSeconds()) + "s");
+            config.put("relay.cancel-check.every", minute().toString());
             return Map.copyOf(config);
         }
         if (service.equals("ingest-service")) {
@@ -181,6 +216,14 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
                     "console.auth.operator-tokens." + OPERATOR, operatorToken(), "console.challenge-pk", "1");
         }
         return Map.of();
+    }
+
+    /**
+     * A minute of EvalAI's time at the demo's pace (logcopy's period, at least a second): the relay's cancel check asks
+     * about each run once in it, and EvalAI's throttle counts each user's requests over it.
+     */
+    Duration minute() {
+        return Duration.ofSeconds(Math.max(1, logsPeriod.toSeconds()));
     }
 
     /** The file that holds the local operator token: owner-only, in the console's folder of the run. */
@@ -208,22 +251,16 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         }
     }
 
-    /** Creates the folders the image profiles point at: the Leaderboard image's contents, CARLA's root, the knobs. */
+    /**
+     * Creates the folders the image profiles point at: each leaderboard's image (its evaluator script, and the routes
+     * and scenarios files its tracks name, the routes numbered by {@link #routeIds}), CARLA's root, the knobs.
+     */
     public void prepare() {
         try {
-            Path leaderboard = imagesDir().resolve("leaderboard");
-            Path data = Files.createDirectories(leaderboard.resolve("leaderboard/data"));
-            for (String routesFile : List.of("routes_testing.xml", "routes_qualifier.xml", "routes_training.xml")) {
-                try (InputStream routes = LocalRunConfig.class.getResourceAsStream("/standin/routes_demo.xml")) {
-                    if (routes == null) {
-                        throw new IllegalStateException("standin/routes_demo.xml is not on the class path");
-                    }
-                    Files.copy(routes, data.resolve(routesFile), StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-            for (String folder : List.of("scenario_runner", "PythonAPI")) {
-                Files.writeString(Files.createDirectories(leaderboard.resolve(folder)).resolve("README.txt"),
-                        "The local run's stand-in for the Leaderboard image's " + folder + " folder.\n");
+            EvaluationConfig tracks = tracks();
+            for (var leaderboard : tracks.leaderboards().entrySet()) {
+                prepareLeaderboard(leaderboard.getKey(), LeaderboardVersion.parse(leaderboard.getValue().version()),
+                        tracks);
             }
             Files.createDirectories(imagesDir().resolve("carla"));
             // The stand-ins create their once-markers here, as whichever user their container runs as.
@@ -236,6 +273,48 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the local run's image folders under " + imagesDir(), e);
         }
+    }
+
+    private Path leaderboardImage(String leaderboard) {
+        return imagesDir().resolve(leaderboard);
+    }
+
+    private void prepareLeaderboard(String id, LeaderboardVersion version, EvaluationConfig tracks)
+            throws IOException {
+        Path root = leaderboardImage(id).resolve("leaderboard");
+        EvaluatorScript.write(root, version);
+        var written = new HashMap<Path, Integer>();
+        for (var phase : tracks.phases().values()) {
+            if (!phase.leaderboard().equals(id)) {
+                continue;
+            }
+            Path routes = inLeaderboardVolume(root, phase.routesFile());
+            Integer before = written.putIfAbsent(routes, phase.routes());
+            if (before != null && before != phase.routes()) {
+                throw new IllegalStateException(id + "'s routes file " + phase.routesFile() + " is given " + before
+                        + " and " + phase.routes() + " routes by two tracks");
+            }
+            StandInRoutes.write(routes, version, routeIds(version, phase.routes()));
+            if (phase.scenariosFile().isPresent()) {
+                Path scenarios = inLeaderboardVolume(root, phase.scenariosFile().get());
+                Files.createDirectories(scenarios.getParent());
+                Files.writeString(scenarios, "{\"available_scenarios\": []}\n");
+            }
+        }
+        for (String folder : List.of("scenario_runner", "PythonAPI")) {
+            Files.writeString(Files.createDirectories(leaderboardImage(id).resolve(folder)).resolve("README.txt"),
+                    "The local run's stand-in for the Leaderboard image's " + folder + " folder.\n");
+        }
+    }
+
+    /** Where a path of the agent's Leaderboard volume ({@code /workspace/leaderboard/...}) is in an image's root. */
+    private static Path inLeaderboardVolume(Path root, String path) {
+        Path relative = Path.of(PodEnvironment.LEADERBOARD_DIR).relativize(Path.of(path)).normalize();
+        if (relative.startsWith("..") || relative.isAbsolute()) {
+            throw new IllegalStateException(path + " is not in the Leaderboard volume (" + PodEnvironment.LEADERBOARD_DIR
+                    + ")");
+        }
+        return root.resolve(relative);
     }
 
     /**

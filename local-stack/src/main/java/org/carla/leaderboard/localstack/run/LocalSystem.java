@@ -1,12 +1,16 @@
 package org.carla.leaderboard.localstack.run;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.logging.Level;
@@ -14,11 +18,12 @@ import java.util.logging.Logger;
 
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 
 /**
  * The whole system on this machine: the local stack (ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI stand-in, the
  * Kubernetes API server with the Job runner), the three services and ops-console as packaged (jars or native
- * executables, {@link Packaging}), pointed at it.
+ * executables, {@link Packaging}), pointed at it, each signing as the IAM role its ServiceAccount assumes.
  * {@link #close()} stops the services, then the stack, and a shutdown hook does the same on Ctrl-C.
  */
 public final class LocalSystem implements AutoCloseable {
@@ -87,10 +92,26 @@ public final class LocalSystem implements AutoCloseable {
         return system;
     }
 
+    /** The stack's configuration, signed as the IAM role of the service's ServiceAccount, and the run's own keys. */
     private Map<String, String> serviceConfig(String service) {
-        var all = new HashMap<>(stack.quarkusConfig());
+        var all = new HashMap<>(stack.quarkusConfig(serviceAccount(config.builtProperties(service))));
         all.putAll(config.serviceConfig(service));
         return all;
+    }
+
+    /**
+     * The ServiceAccount a service's manifest names, from the application.properties its build packaged (into the jar
+     * or the native executable alike).
+     */
+    static ServiceAccount serviceAccount(Path applicationProperties) {
+        var properties = new Properties();
+        try (var in = Files.newInputStream(applicationProperties)) {
+            properties.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the built service's " + applicationProperties, e);
+        }
+        return ServiceAccount.of(properties).orElseThrow(() -> new IllegalStateException(
+                applicationProperties + " names no ServiceAccount for the service"));
     }
 
     public RunningStack stack() {

@@ -52,12 +52,12 @@ public enum Scenario {
      */
     FORGED_LINKS("FAILED");
 
-    /** The route at which the RESUME scenario's evaluator crashes in its first Job. */
-    static final String RESUME_CRASH_ROUTE = "2";
-    /** The route at which the KILLED scenario's agent container is SIGKILLed. */
-    public static final String KILLED_AT_ROUTE = "2";
-    /** The route at which the hostile scenarios forge their files (the second: one route is in the checkpoint). */
-    static final String FORGED_AT_ROUTE = "1";
+    /** The route (its position in the routes file, from 0) at which the RESUME scenario's evaluator crashes in its first Job. */
+    static final int RESUME_CRASH_ROUTE = 2;
+    /** The route (position) at which the KILLED scenario's agent container is SIGKILLed. */
+    public static final int KILLED_AT_ROUTE = 2;
+    /** The route (position) at which the hostile scenarios forge their files (the second: one route is in the checkpoint). */
+    static final int FORGED_AT_ROUTE = 1;
     /** The phase of the CAPACITY scenario: Leaderboard 1.0 SENSORS, whose deadline the local run makes short. */
     public static final long CAPACITY_PHASE = 1187;
     /** The text the FORGED_LINKS participant hides outside the logs volume; it must reach no bucket and no EvalAI. */
@@ -110,9 +110,13 @@ public enum Scenario {
         return stateDir.resolve(submissionId + ".outside");
     }
 
-    /** The stand-ins' knobs of one submission in this scenario; state files go to {@code stateDir}. */
-    public Map<String, String> knobs(Path stateDir, String submissionId, LocalRunConfig config) {
+    /**
+     * The stand-ins' knobs of one submission in this scenario; state files go to {@code stateDir}. The evaluator's knobs
+     * name routes by id: {@code routeIds} are its track's, in file order.
+     */
+    public Map<String, String> knobs(Path stateDir, String submissionId, LocalRunConfig config, List<String> routeIds) {
         String outside = outsideDir(stateDir, submissionId).toString();
+        String forgedAt = routeIds.get(FORGED_AT_ROUTE);
         return switch (this) {
             case HAPPY, CAPACITY, CANCEL_PENDING, TEAM_NAME -> Map.of();
             // Dies while the second route drives (the first JVMs of a pod take a few seconds to start).
@@ -121,22 +125,23 @@ public enum Scenario {
                     "CARLA_STANDIN_DIE_ONCE_MARKER", stateDir.resolve(submissionId + ".carla-died").toString());
             // Slower routes leave time to cancel before the end, also when a loaded machine delays every report.
             case CANCEL -> Map.of("EVALUATOR_STANDIN_ROUTE_SECONDS", Long.toString(config.routeTime().toSeconds() * 5));
-            case RESUME -> Map.of("EVALUATOR_STANDIN_CRASH_AT_ROUTE", RESUME_CRASH_ROUTE,
+            case RESUME -> Map.of("EVALUATOR_STANDIN_CRASH_AT_ROUTE", routeIds.get(RESUME_CRASH_ROUTE),
                     "EVALUATOR_STANDIN_FAIL_POD_MARKER", stateDir.resolve(submissionId + ".evaluator-pod").toString());
-            case KILLED -> Map.of("EVALUATOR_STANDIN_KILL_AGENT_AT_ROUTE", KILLED_AT_ROUTE,
+            case KILLED -> Map.of("EVALUATOR_STANDIN_KILL_AGENT_AT_ROUTE", routeIds.get(KILLED_AT_ROUTE),
                     "EVALUATOR_STANDIN_FAIL_ONCE_MARKER", stateDir.resolve(submissionId + ".agent-killed").toString());
-            case FORGED_STATUS -> hostile(outside, true, "forge-agent-done", "forge-simulator-done", "forge-cancel",
+            case FORGED_STATUS -> hostile(outside, forgedAt, "forge-agent-done", "forge-simulator-done", "forge-cancel",
                     "forge-logcopy-done");
-            case FORGED_SCORES -> hostile(outside, true, "score-nan", "logcopy-done-symlink",
+            case FORGED_SCORES -> hostile(outside, forgedAt, "score-nan", "logcopy-done-symlink",
                     "evalai-symlink-outside", "write-simulator-log", "long-s3-key", "log-line-10mb");
-            case FORGED_LINKS -> hostile(outside, false, "results-symlink-outside", "evalai-fifo");
+            case FORGED_LINKS -> hostile(outside, null, "results-symlink-outside", "evalai-fifo");
         };
     }
 
-    private static Map<String, String> hostile(String outside, boolean atSecondRoute, String... actions) {
+    /** The hostile actions, made when route {@code atRoute} (an id) starts, or after the last route when null. */
+    private static Map<String, String> hostile(String outside, String atRoute, String... actions) {
         String list = String.join(",", actions);
-        return atSecondRoute
-                ? Map.of("EVALUATOR_STANDIN_HOSTILE", list, "EVALUATOR_STANDIN_HOSTILE_AT_ROUTE", FORGED_AT_ROUTE,
+        return atRoute != null
+                ? Map.of("EVALUATOR_STANDIN_HOSTILE", list, "EVALUATOR_STANDIN_HOSTILE_AT_ROUTE", atRoute,
                         "EVALUATOR_STANDIN_HOSTILE_DIR", outside)
                 : Map.of("EVALUATOR_STANDIN_HOSTILE", list, "EVALUATOR_STANDIN_HOSTILE_DIR", outside);
     }

@@ -1,10 +1,12 @@
 package org.carla.leaderboard.localstack.run;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
+import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.localstack.evalai.SubmissionView;
@@ -29,18 +31,20 @@ public final class SubmissionRun {
     private final String track;
     private final String leaderboard;
     private final String bucket;
+    private final List<String> routeIds;
     private volatile SubmissionView view;
     private volatile boolean cancelRequested;
     private volatile boolean resumeRequested;
     private volatile boolean finalUpdateReceived;
 
-    SubmissionRun(SubmissionView created, Scenario scenario, String track, String leaderboard, String bucket) {
+    SubmissionRun(SubmissionView created, Scenario scenario, TrackSpec track) {
         this.pk = created.pk();
         this.view = created;
         this.scenario = scenario;
-        this.track = track;
-        this.leaderboard = leaderboard;
-        this.bucket = bucket;
+        this.track = track.track();
+        this.leaderboard = track.leaderboard();
+        this.bucket = track.bucket();
+        this.routeIds = LocalRunConfig.routeIds(track.leaderboardVersion(), track.routes());
     }
 
     /**
@@ -134,6 +138,11 @@ public final class SubmissionRun {
 
     public String bucket() {
         return bucket;
+    }
+
+    /** The ids of its track's routes, in the order of the routes file its Leaderboard image holds. */
+    public List<String> routeIds() {
+        return routeIds;
     }
 
     public String s3Prefix() {

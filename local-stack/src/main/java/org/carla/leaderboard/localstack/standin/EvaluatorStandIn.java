@@ -8,19 +8,23 @@ import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import org.carla.leaderboard.domain.results.EntryStatus;
 import org.carla.leaderboard.domain.results.ResumePoint;
+import org.carla.leaderboard.domain.route.Route;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 
 /**
- * Stands in for the Leaderboard 2.0 {@code leaderboard_evaluator.py}: same arguments, same checkpoint file, same exit
- * codes (0, or 255 for {@code sys.exit(-1)} after a simulation crash). It connects to the CARLA stand-in and "drives"
- * each route of its subset for {@code EVALUATOR_STANDIN_ROUTE_SECONDS} while the server ticks; a closed connection or
- * no tick for {@code --timeout} seconds is a simulation crash, as it is for the real client.
+ * Stands in for the Leaderboard's {@code leaderboard_evaluator.py}, 1.0 or 2.0 as the Leaderboard volume's script
+ * names it ({@link EvaluatorScript}, its first argument): that branch's arguments, parsed as its argparse does
+ * ({@link EvaluatorArgparse}: anything unknown or missing is exit 2 with argparse's message), the same checkpoint file,
+ * the same exit codes (0, or 255 for {@code sys.exit(-1)} after a simulation crash). It connects to the CARLA stand-in
+ * and "drives" each route of its subset for {@code EVALUATOR_STANDIN_ROUTE_SECONDS} while the server ticks; a closed
+ * connection or no tick for {@code --timeout} seconds is a simulation crash, as it is for the real client. A 1.0 route
+ * whose {@code --scenarios} file cannot be read fails to load, as the real one's does.
  *
  * <p>Knobs (environment): {@code EVALUATOR_STANDIN_ROUTE_SECONDS} (default 2), {@code EVALUATOR_STANDIN_SEED}
  * (default: {@code SUBMISSION_ID}), {@code EVALUATOR_STANDIN_CRASH_AT_ROUTE} (a route id: the process dies while
@@ -53,6 +57,8 @@ public final class EvaluatorStandIn {
     static final String KILL_AGENT_AT_ROUTE = "EVALUATOR_STANDIN_KILL_AGENT_AT_ROUTE";
     private static boolean ownProcess;
 
+    private final LeaderboardVersion version;
+    /** The parsed arguments by argparse's {@code dest}, defaults included. */
     private final Map<String, String> args;
     private final Map<String, String> env;
     private final LeaderboardCheckpoint statistics;
@@ -63,10 +69,11 @@ public final class EvaluatorStandIn {
     private boolean sensorsInitialized;
     private List<String> sensors;
 
-    EvaluatorStandIn(Map<String, String> args, Map<String, String> env) {
+    EvaluatorStandIn(LeaderboardVersion version, Map<String, String> args, Map<String, String> env) {
+        this.version = version;
         this.args = args;
         this.env = env;
-        Path checkpoint = Path.of(args.getOrDefault("checkpoint", "./simulation_results.json"));
+        Path checkpoint = Path.of(args.get("checkpoint"));
         this.statistics = new LeaderboardCheckpoint(checkpoint);
         this.hostile = HostileParticipant.of(env, checkpoint, System.out);
         this.routeMillis = Math.round(Double.parseDouble(env.getOrDefault("EVALUATOR_STANDIN_ROUTE_SECONDS", "2")) * 1000);
@@ -74,18 +81,33 @@ public final class EvaluatorStandIn {
                 .orElse(env.getOrDefault("SUBMISSION_ID", "stand-in"));
     }
 
+    /** {@code EvaluatorStandIn <leaderboard_evaluator.py> [ARGUMENTS...]}, as {@code python3 <script> [ARGUMENTS...]}. */
     public static void main(String[] argv) throws Exception {
-        Map<String, String> args = parse(argv);
-        for (String required : List.of("routes", "agent")) {
-            if (!args.containsKey(required)) {
-                System.err.println("leaderboard_evaluator.py: error: the following arguments are required: --" + required);
-                System.exit(2);
-            }
+        if (argv.length == 0) {
+            System.err.println("usage: EvaluatorStandIn LEADERBOARD_EVALUATOR_PY [ARGUMENT...]");
+            System.exit(2);
+        }
+        Path script = Path.of(argv[0]);
+        LeaderboardVersion version;
+        try {
+            version = EvaluatorScript.read(script);
+        } catch (IOException | IllegalArgumentException e) {
+            System.err.println("evaluator stand-in: can't run " + script + ": " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Map<String, String> env = SubmissionKnobs.environment(System.getenv());
+        var parsed = EvaluatorArgparse.of(version).parse(script.getFileName().toString(),
+                List.of(argv).subList(1, argv.length), env);
+        if (parsed instanceof EvaluatorArgparse.Exit exit) {
+            System.out.print(exit.stdout());
+            System.err.print(exit.stderr());
+            System.exit(exit.code());
         }
         ownProcess = true;
         EvaluatorStandIn evaluator;
         try {
-            evaluator = new EvaluatorStandIn(args, SubmissionKnobs.environment(System.getenv()));
+            evaluator = new EvaluatorStandIn(version, ((EvaluatorArgparse.Parsed) parsed).values(), env);
         } catch (IllegalArgumentException e) {
             System.err.println("evaluator stand-in: " + e.getMessage());
             System.exit(2);
@@ -94,6 +116,19 @@ public final class EvaluatorStandIn {
         // SIGTERM: drop the CARLA connection at once (a JVM blocked in a socket otherwise exits slowly)
         Runtime.getRuntime().addShutdownHook(new Thread(evaluator::disconnect));
         System.exit(evaluator.run());
+    }
+
+    /**
+     * An evaluator of {@code version} given {@code argv} (tests, in-process).
+     *
+     * @throws IllegalArgumentException with argparse's message when it would exit
+     */
+    static EvaluatorStandIn of(LeaderboardVersion version, List<String> argv, Map<String, String> env) {
+        var parsed = EvaluatorArgparse.of(version).parse("leaderboard_evaluator.py", argv, env);
+        if (parsed instanceof EvaluatorArgparse.Exit exit) {
+            throw new IllegalArgumentException("exit " + exit.code() + ": " + exit.stderr() + exit.stdout());
+        }
+        return new EvaluatorStandIn(version, ((EvaluatorArgparse.Parsed) parsed).values(), env);
     }
 
     private void disconnect() {
@@ -114,7 +149,7 @@ public final class EvaluatorStandIn {
         }
         int total = configs.size();
         int index = 0;
-        boolean resume = !args.getOrDefault("resume", "").isEmpty(); // argparse type=bool: any non-empty text is True
+        boolean resume = !args.get("resume").isEmpty(); // argparse type=bool: any non-empty text is True
         boolean resumed = resume && validateAndResume(configs);
         if (resumed) {
             index = resumeIndex;
@@ -179,6 +214,11 @@ public final class EvaluatorStandIn {
         say("\n\033[1m========= Preparing " + config.name() + " (repetition " + config.repetition() + ") =========\033[0m");
         statistics.createRouteData(config.routeId(), config.index());
         say("\033[1m> Loading the world\033[0m");
+        Optional<String> unloadable = scenariosProblem();
+        if (unloadable.isPresent()) {
+            say("\n\033[91mThe scenario could not be loaded:\n> " + unloadable.get() + "\033[0m");
+            return crash(config, "Simulation crashed");
+        }
         try {
             connect();
         } catch (IOException e) {
@@ -231,6 +271,16 @@ public final class EvaluatorStandIn {
         return false;
     }
 
+    /** Leaderboard 1.0 reads its {@code --scenarios} file as each route loads: one it cannot read fails the load. */
+    private Optional<String> scenariosProblem() {
+        if (!version.takesScenarios()) {
+            return Optional.empty();
+        }
+        Path scenarios = Path.of(args.get("scenarios"));
+        return Files.isRegularFile(scenarios) && Files.isReadable(scenarios) ? Optional.empty()
+                : Optional.of("[Errno 2] No such file or directory: '" + scenarios + "'");
+    }
+
     private List<String> sensorIcons() {
         List<String> icons = new ArrayList<>();
         for (String type : env.getOrDefault("EVALUATOR_STANDIN_SENSORS", DEFAULT_SENSORS).split(",")) {
@@ -261,7 +311,7 @@ public final class EvaluatorStandIn {
 
     /** Holds the route for its time while CARLA ticks; the failure when CARLA went away or stopped ticking. */
     private Optional<String> drive(Config config) throws IOException {
-        double timeout = Double.parseDouble(args.getOrDefault("timeout", "300"));
+        double timeout = Double.parseDouble(args.get("timeout"));
         long end = System.nanoTime() + routeMillis * 1_000_000L;
         long lastTick = System.nanoTime();
         long lastReport = System.nanoTime();
@@ -289,9 +339,12 @@ public final class EvaluatorStandIn {
         return Optional.empty();
     }
 
-    /** {@code write_live_results}: the route being driven, for a human watching {@code --debug-checkpoint}. */
+    /** 2.0's {@code write_live_results}: the route being driven, for a human watching {@code --debug-checkpoint}. */
     private void writeLiveResults(Config config, double done) throws IOException {
-        String file = args.getOrDefault("debug-checkpoint", "./live_results.txt");
+        String file = args.get("debug_checkpoint");
+        if (file == null) {
+            return; // 1.0 has no live results
+        }
         Files.writeString(Path.of(file), String.format(java.util.Locale.ROOT, "Route id: %s%n%nScores:%n"
                 + "    Route completion:   %.3f%n", config.routeId(), Math.min(100.0, 100 * done)));
     }
@@ -301,8 +354,7 @@ public final class EvaluatorStandIn {
             return;
         }
         carla = new Socket();
-        carla.connect(new InetSocketAddress(args.getOrDefault("host", "localhost"),
-                Integer.parseInt(args.getOrDefault("port", "2000"))), 2000);
+        carla.connect(new InetSocketAddress(args.get("host"), Integer.parseInt(args.get("port"))), 2000);
     }
 
     /**
@@ -335,38 +387,15 @@ public final class EvaluatorStandIn {
 
     /** {@code RouteIndexer}: every route of the subset, each repeated; index = position in this evaluator's list. */
     private List<Config> configs() throws IOException {
-        int repetitions = Integer.parseInt(args.getOrDefault("repetitions", "1"));
+        int repetitions = Integer.parseInt(args.get("repetitions"));
         List<Config> configs = new ArrayList<>();
-        List<RoutesFile.Route> routes = RoutesFile.read(Path.of(args.get("routes")), args.getOrDefault("routes-subset", ""));
+        List<Route> routes = RouteSelection.read(Path.of(args.get("routes")), args.get("routes_subset"), version);
         for (int i = 0; i < routes.size(); i++) {
             for (int repetition = 0; repetition < repetitions; repetition++) {
                 configs.add(new Config("RouteScenario_" + routes.get(i).id(), repetition, i * repetitions + repetition));
             }
         }
         return configs;
-    }
-
-    /** argparse-style: {@code --name=value} or {@code --name value}; {@code -a} is {@code --agent}. */
-    static Map<String, String> parse(String[] argv) {
-        Map<String, String> args = new HashMap<>();
-        for (int i = 0; i < argv.length; i++) {
-            String word = argv[i];
-            if (word.equals("-a")) {
-                word = "--agent";
-            }
-            if (!word.startsWith("--")) {
-                throw new IllegalArgumentException("unrecognized argument: " + word);
-            }
-            int equals = word.indexOf('=');
-            if (equals > 0) {
-                args.put(word.substring(2, equals), word.substring(equals + 1));
-            } else if (i + 1 < argv.length) {
-                args.put(word.substring(2), argv[++i]);
-            } else {
-                throw new IllegalArgumentException("argument " + word + ": expected one argument");
-            }
-        }
-        return args;
     }
 
     static void say(String line) {

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
@@ -26,6 +27,11 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * {@code evaluation.*} key, to provision the tables and buckets of a test's own leaderboards (also returned as config);
  * any {@code local-stack.*} setting (e.g. {@code local-stack.images.<id>.*}, the Job runner's image profiles).
  * A shared stack's queues, tables and buckets outlive a test: purging them is the tests' business.
+ *
+ * <p>The service signs as the IAM role its ServiceAccount assumes (IRSA), read from its {@code application.properties}
+ * ({@code quarkus.kubernetes.namespace}, {@code quarkus.kubernetes.service-account}) or given as the init arg
+ * {@code service-account} ({@code namespace:name}); the injected stack's clients are the administrator's (a test's
+ * operator).
  */
 public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
 
@@ -36,6 +42,7 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
     private final Map<String, String> evaluation = new TreeMap<>();
     private final Map<String, String> settings = new TreeMap<>();
     private RunningStack stack;
+    private ServiceAccount serviceAccount;
 
     @Override
     public void init(Map<String, String> initArgs) {
@@ -45,6 +52,14 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
                     .map(String::trim).filter(name -> !name.isEmpty()).toList()));
         }
         shared = Boolean.parseBoolean(initArgs.getOrDefault("shared", "true"));
+        String account = initArgs.get("service-account");
+        if (account != null) {
+            String[] parts = account.split(":", 2);
+            if (parts.length != 2) {
+                throw new IllegalArgumentException("service-account is namespace:name, not " + account);
+            }
+            serviceAccount = new ServiceAccount(parts[0], parts[1]);
+        }
         initArgs.forEach((key, value) -> {
             if (key.startsWith("evaluation.")) {
                 evaluation.put(key, value);
@@ -64,7 +79,18 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
         } else {
             stack = newStack("own");
         }
-        return stack.quarkusConfig();
+        return stack.quarkusConfig(serviceAccount());
+    }
+
+    private ServiceAccount serviceAccount() {
+        if (serviceAccount == null) {
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            serviceAccount = ServiceAccount.ofClassPath(loader != null ? loader : getClass().getClassLoader())
+                    .orElseThrow(() -> new IllegalStateException("no application.properties on the class path names the "
+                            + "service's ServiceAccount (quarkus.kubernetes.namespace, quarkus.kubernetes.service-account)"
+                            + "; give the init arg service-account=<namespace>:<name>"));
+        }
+        return serviceAccount;
     }
 
     @Override

@@ -36,6 +36,8 @@ import io.restassured.specification.RequestSpecification;
 class EvalAiStandInTests {
 
     private static final String TOKEN = "host-token-for-tests";
+    /** A valid EvalAI user who is not a host of the challenge. */
+    private static final String OTHER = "another-users-token";
     private static final String IMAGE = "123456789.dkr.ecr.us-west-2.amazonaws.com/team-7:v3";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -252,7 +254,7 @@ class EvalAiStandInTests {
                 .statusCode(400).body("status", equalTo("\"stopped\" is not a valid choice."));
         host().contentType(ContentType.JSON).body(Map.of("status", "cancelled"))
                 .patch("/api/jobs/challenges/99/submissions/" + running + "/update_submission_meta/").then()
-                .statusCode(400);
+                .statusCode(404).body("detail", equalTo("ParticipantTeam None does not exist"));
         host().post("/api/jobs/submissions/" + running + "/resume/").then().statusCode(400)
                 .body("error", equalTo("Only failed submissions can be resumed"));
         host().post("/api/jobs/submissions/999/resume/").then().statusCode(404);
@@ -286,8 +288,102 @@ class EvalAiStandInTests {
                 .statusCode(400).body("error", equalTo("Invalid submission status partially_evaluated"));
         host().queryParam("submitted_after", "yesterday").get("/api/jobs/challenge/23/submission/").then()
                 .statusCode(400).body("error", equalTo("Invalid datetime format for 'submitted_after'"));
-        host().get("/api/jobs/challenge/99/submission/").then().statusCode(400);
+        host().get("/api/jobs/challenge/99/submission/").then().statusCode(404)
+                .body("detail", equalTo("Challenge 99 does not exist"));
         given().baseUri(evalAi.url()).get("/api/jobs/challenge/23/submission/").then().statusCode(401);
+    }
+
+    /** EvalAI's get_submissions_for_challenge has no paginator: one answer holds every submission that matches. */
+    @Test
+    void listsEveryMatchingSubmissionInOneAnswerAsEvalAiDoesUnpaginated() {
+        for (int i = 0; i < 160; i++) {
+            evalAi.cancel(evalAi.createSubmission(NewSubmission.of(i, "Team " + i, 2077, IMAGE)).pk());
+        }
+
+        var answer = host().queryParam("status", "cancelled").get("/api/jobs/challenge/23/submission/").then()
+                .statusCode(200).extract().jsonPath();
+        assertThat(answer.getList("$")).hasSize(160);
+        assertThat(answer.getList("id", Integer.class)).doesNotHaveDuplicates();
+    }
+
+    /**
+     * A valid token of a user who is not a host of the challenge gets what each of EvalAI's views answers it: 400 "not
+     * authorized" from the updates and the challenge's list, 401 from a submission's read (neither its owner nor a
+     * host), 404 from update_submission_meta (its participant branch: no team), 403 from a resume; nothing changes.
+     */
+    @Test
+    void answersAUserWhoIsNotAHostOfTheChallengeAsEvalAisViewsDo() {
+        evalAi.close();
+        evalAi = EvalAiStandIn.start(EvalAiOptions.builder(TOKEN, published::add).challengePk(23).user(OTHER).build());
+        long pk = evalAi.createSubmission(NewSubmission.of(7, "Team Seven", 2077, IMAGE)).pk();
+        long failed = evalAi.createSubmission(NewSubmission.of(8, "Team Eight", 2077, IMAGE)).pk();
+        host().contentType(ContentType.JSON).body(Map.of("submission", failed, "submission_status", "failed",
+                "stdout", "", "stderr", "", "result", "", "metadata", "")).put(update()).then().statusCode(200);
+
+        notAHost(user(OTHER));
+        user(OTHER).get("/api/jobs/submission/" + failed).then().statusCode(401)
+                .body("error", equalTo("Sorry, you are not authorized to access this submission."));
+        user(OTHER).contentType(ContentType.JSON).body(Map.of("status", "cancelled"))
+                .patch("/api/jobs/challenges/23/submissions/" + pk + "/update_submission_meta/").then().statusCode(404)
+                .body("detail", equalTo("ParticipantTeam None does not exist"));
+        user(OTHER).post("/api/jobs/submissions/" + failed + "/resume/").then().statusCode(403)
+                .body("error", equalTo("Only challenge hosts are allowed to resume a submission"));
+
+        evalAi.hostOfChallenge(false);
+        notAHost(host());
+        host().get("/api/jobs/submission/" + pk).then().statusCode(401);
+        evalAi.hostOfChallenge(true);
+        host().get("/api/jobs/submission/" + pk).then().statusCode(200);
+
+        assertThat(evalAi.submission(pk).orElseThrow().statusHistory()).containsExactly("submitted");
+        assertThat(evalAi.submission(failed).orElseThrow().status()).isEqualTo("failed");
+    }
+
+    private void notAHost(RequestSpecification caller) {
+        long pk = evalAi.submissions().get(0).pk();
+        for (var update : List.of(caller.contentType(ContentType.JSON).body(finished(pk, carlaResult())).put(update()),
+                caller.contentType(ContentType.JSON).body(Map.of("submission", pk, "submission_status", "running"))
+                        .patch(update()),
+                caller.contentType(ContentType.JSON).body(finished(pk, carlaResult())).put(partialUpdate()),
+                caller.queryParam("status", "cancelled").get("/api/jobs/challenge/23/submission/"))) {
+            update.then().statusCode(400).body("error", equalTo("Sorry, you are not authorized to make this request!"));
+        }
+    }
+
+    /**
+     * EvalAI throttles each user at 60 requests a minute, whatever the endpoint, as Django REST framework's
+     * UserRateThrottle counts: the requests it let through in the last minute; the 61st gets 429 with Retry-After (the
+     * rest of the oldest one's minute, in whole seconds) and is not counted; another user is not held back; once the
+     * oldest leaves the minute, one more goes.
+     */
+    @Test
+    void throttlesEachUserAtSixtyRequestsAMinuteAsEvalAiDoes() {
+        var clock = new MovingClock(java.time.Instant.parse("2026-11-27T10:00:00Z"));
+        evalAi.close();
+        evalAi = EvalAiStandIn.start(EvalAiOptions.builder(TOKEN, published::add).challengePk(23).user(OTHER)
+                .clock(clock).build());
+        long pk = evalAi.createSubmission(NewSubmission.of(7, "Team Seven", 2077, IMAGE)).pk();
+        host().get("/api/jobs/submission/" + pk).then().statusCode(200);
+        clock.advance(Duration.ofSeconds(20));
+        for (int i = 1; i < 60; i++) {
+            (i % 2 == 0 ? host().get("/api/jobs/submission/" + pk)
+                    : host().queryParam("status", "cancelled").get("/api/jobs/challenge/23/submission/"))
+                    .then().statusCode(200);
+        }
+
+        host().get("/api/jobs/submission/" + pk).then().statusCode(429).header("Retry-After", "40")
+                .body("detail", equalTo("Request was throttled. Expected available in 40 seconds."));
+        user(OTHER).get("/api/jobs/submission/" + pk).then().statusCode(401);
+        clock.advance(Duration.ofSeconds(39));
+        host().get("/api/jobs/submission/" + pk).then().statusCode(429).header("Retry-After", "1")
+                .body("detail", equalTo("Request was throttled. Expected available in 1 second."));
+        clock.advance(Duration.ofSeconds(1));
+        host().get("/api/jobs/submission/" + pk).then().statusCode(200);
+        host().get("/api/jobs/submission/" + pk).then().statusCode(429);
+        given().baseUri(evalAi.url()).get("/api/jobs/submission/" + pk).then().statusCode(401);
+
+        assertThat(evalAi.calls()).extracting(RecordedCall::status).filteredOn(status -> status == 429).hasSize(3);
+        assertThat(evalAi.quarkusConfig()).containsEntry("evalai.budget.per", "PT1M");
     }
 
     @Test
@@ -408,7 +504,39 @@ class EvalAiStandInTests {
     }
 
     private RequestSpecification host() {
-        return given().baseUri(evalAi.url()).header("Authorization", "Bearer " + TOKEN);
+        return user(TOKEN);
+    }
+
+    private RequestSpecification user(String token) {
+        return given().baseUri(evalAi.url()).header("Authorization", "Bearer " + token);
+    }
+
+    /** A clock a test moves. */
+    private static final class MovingClock extends java.time.Clock {
+        private volatile java.time.Instant now;
+
+        MovingClock(java.time.Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public java.time.Instant instant() {
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
     }
 
     private static String update() {

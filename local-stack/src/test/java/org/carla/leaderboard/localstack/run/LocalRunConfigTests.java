@@ -7,6 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 
+import org.carla.leaderboard.domain.pod.PodEnvironment;
+import org.carla.leaderboard.domain.route.Route;
+import org.carla.leaderboard.domain.route.RoutesFile;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.localstack.standin.EvaluatorScript;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +35,36 @@ class LocalRunConfigTests {
         });
         assertThat((Integer) Files.getAttribute(config.knobsDir(), "unix:mode") & 0777).isEqualTo(0777);
         assertThat(config.stackSettings().get("local-stack.images.participant.override-env.EVALUATOR_COMMAND"))
-                .contains(config.standInClassPath());
+                .contains(config.standInClassPath()).endsWith(" ${LEADERBOARD_ROOT}/" + EvaluatorScript.PATH);
+    }
+
+    /** Each leaderboard's image is derived from the tracks: its version's evaluator, its tracks' routes and scenarios. */
+    @Test
+    void eachLeaderboardsImageHoldsItsVersionsEvaluatorAndItsTracksFiles() throws Exception {
+        var config = LocalRunConfig.demo(Path.of("..").toAbsolutePath().normalize(), work);
+        config.prepare();
+        var settings = config.stackSettings();
+
+        config.tracks().leaderboards().forEach((id, leaderboard) -> {
+            String image = settings.get("local-stack.images." + id + ".image");
+            assertThat(leaderboard.leaderboardImage()).matches(image);
+            Path root = Path.of(settings.get("local-stack.images." + id + ".env.LEADERBOARD_ROOT"));
+            assertThat(root.resolve(EvaluatorScript.PATH)).content()
+                    .contains("# branch: " + LeaderboardVersion.parse(leaderboard.version()).branch());
+        });
+        for (var phase : config.tracks().phases().values()) {
+            var leaderboard = config.tracks().leaderboards().get(phase.leaderboard());
+            var version = LeaderboardVersion.parse(leaderboard.version());
+            Path root = Path.of(settings.get("local-stack.images." + phase.leaderboard() + ".env.LEADERBOARD_ROOT"));
+            Path inVolume = Path.of(PodEnvironment.LEADERBOARD_DIR);
+            RoutesFile routes = RoutesFile.read(root.resolve(inVolume.relativize(Path.of(phase.routesFile()))));
+            assertThat(routes.routes()).extracting(Route::id)
+                    .isEqualTo(LocalRunConfig.routeIds(version, phase.routes())).hasSize(phase.routes());
+            phase.scenariosFile().ifPresent(scenarios -> assertThat(root.resolve(inVolume.relativize(
+                    Path.of(scenarios)))).isRegularFile());
+        }
+        assertThat(LocalRunConfig.routeIds(LeaderboardVersion.V1_0, 4)).as("not the routes' positions")
+                .containsExactly("1", "2", "3", "4");
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.ResultsJson;
 import org.carla.leaderboard.domain.results.RouteRecord;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,19 +49,19 @@ class EvaluatorStandInTests {
         self[0] = carla;
     }
 
-    private Map<String, String> args(Path checkpoint, String subset, boolean resume) {
-        Map<String, String> args = new HashMap<>(Map.of("port", Integer.toString(carla.port()),
-                "traffic-manager-port", "8010", "agent", "/agent.py", "track", "SENSORS",
-                "routes", RoutesFileTests.DEMO.toString(), "routes-subset", subset, "repetitions", "2",
-                "checkpoint", checkpoint.toString(), "debug-checkpoint", temp.resolve("live.txt").toString(), "record", ""));
+    private List<String> args(Path checkpoint, String subset, boolean resume) {
+        var args = new ArrayList<>(List.of("--port=" + carla.port(), "--traffic-manager-port=8010", "--agent=/agent.py",
+                "--track=SENSORS", "--routes=" + RouteSelectionTests.DEMO, "--routes-subset=" + subset,
+                "--repetitions=2", "--checkpoint=" + checkpoint, "--debug-checkpoint=" + temp.resolve("live.txt"),
+                "--record="));
         if (resume) {
-            args.put("resume", "1");
+            args.add("--resume=1");
         }
         return args;
     }
 
-    private int run(Map<String, String> args, Map<String, String> env) throws Exception {
-        return new EvaluatorStandIn(args, env).run();
+    private static int run(List<String> args, Map<String, String> env) throws Exception {
+        return EvaluatorStandIn.of(LeaderboardVersion.V2_0, args, env).run();
     }
 
     private static Map<String, String> env(String... pairs) {
@@ -148,10 +150,11 @@ class EvaluatorStandInTests {
         Path survived = temp.resolve("survived");
         Path once = temp.resolve("killed-once");
         // The supervisor stands in for pod-runtime: it would write something once its child ended, if it lived.
-        List<String> supervisor = new java.util.ArrayList<>(List.of("/bin/sh", "-c", "\"$@\"; echo $? > " + survived,
+        List<String> supervisor = new ArrayList<>(List.of("/bin/sh", "-c", "\"$@\"; echo $? > " + survived,
                 "supervisor", ProcessHandle.current().info().command().orElse("java"), "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), EvaluatorStandIn.class.getName()));
-        args(checkpoint, "0-3", false).forEach((name, value) -> supervisor.add("--" + name + "=" + value));
+                "-cp", System.getProperty("java.class.path"), EvaluatorStandIn.class.getName(),
+                EvaluatorScript.write(temp, LeaderboardVersion.V2_0).toString()));
+        supervisor.addAll(args(checkpoint, "0-3", false));
         var builder = new ProcessBuilder(supervisor).redirectErrorStream(true)
                 .redirectOutput(temp.resolve("supervisor.log").toFile());
         builder.environment().putAll(env("EVALUATOR_STANDIN_ROUTE_SECONDS", "0.1",
@@ -181,8 +184,8 @@ class EvaluatorStandInTests {
     @Test
     void aHostileParticipantClaimsEveryRouteWithoutDriving() throws Exception {
         Path checkpoint = temp.resolve("agent_results.json");
-        Map<String, String> noCarla = new HashMap<>(Map.of("port", "1", "agent", "/agent.py",
-                "routes", RoutesFileTests.DEMO.toString(), "routes-subset", "0-3", "checkpoint", checkpoint.toString()));
+        List<String> noCarla = List.of("--port=1", "--agent=/agent.py", "--routes=" + RouteSelectionTests.DEMO,
+                "--routes-subset=0-3", "--checkpoint=" + checkpoint);
 
         assertThat(run(noCarla, env(HostileParticipant.KNOB, "claim-all-routes"))).isZero();
 
@@ -209,6 +212,27 @@ class EvaluatorStandInTests {
             assertThat(record.scores().scoreRoute()).isNaN();
             assertThat(record.routeId()).contains("\u001b[2J");
         });
+    }
+
+    @Test
+    void aLeaderboardOneEvaluatorDrivesTheIdsOfItsSubsetAndNeedsItsScenariosFile() throws Exception {
+        startCarla(Optional.empty());
+        Path routes = StandInRoutes.write(temp.resolve("routes_testing.xml"), LeaderboardVersion.V1_0,
+                StandInRoutes.ids(1, 4));
+        Path scenarios = temp.resolve("scenarios.json");
+        Path checkpoint = temp.resolve("agent_results.json");
+        List<String> args = List.of("--port=" + carla.port(), "--trafficManagerPort=8010", "--agent=/agent.py",
+                "--routes=" + routes, "--scenarios=" + scenarios, "--routes-subset=2-4", "--checkpoint=" + checkpoint);
+
+        assertThat(EvaluatorStandIn.of(LeaderboardVersion.V1_0, args, env()).run())
+                .as("a scenarios file that is not there fails the route's load").isEqualTo(EvaluatorStandIn.CRASHED_EXIT_CODE);
+        assertThat(ResultsJson.read(checkpoint).checkpoint().records()).singleElement()
+                .extracting(RouteRecord::status).isEqualTo("Failed - Simulation crashed");
+
+        Files.writeString(scenarios, "{\"available_scenarios\": []}");
+        assertThat(EvaluatorStandIn.of(LeaderboardVersion.V1_0, args, env()).run()).isZero();
+        assertThat(ResultsJson.read(checkpoint).checkpoint().records()).extracting(RouteRecord::routeId)
+                .containsExactly("RouteScenario_2_rep0", "RouteScenario_3_rep0", "RouteScenario_4_rep0");
     }
 
     @Test

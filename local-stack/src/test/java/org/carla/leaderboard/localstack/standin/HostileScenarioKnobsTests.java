@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Set;
 
 import org.carla.leaderboard.localstack.run.LocalRunConfig;
@@ -29,7 +30,7 @@ class HostileScenarioKnobsTests {
         var config = LocalRunConfig.demo(temp, temp);
         Set<HostileParticipant.Action> all = EnumSet.noneOf(HostileParticipant.Action.class);
         for (Scenario scenario : Scenario.values()) {
-            var env = new HashMap<>(scenario.knobs(temp, "42", config));
+            var env = new HashMap<>(scenario.knobs(temp, "42", config, List.of("0", "1", "2", "3")));
             var hostile = HostileParticipant.of(env, temp.resolve("logs/agent/agent1/agent_results.json"),
                     new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
             assertThat(hostile.actions().isEmpty()).as(scenario.label()).isEqualTo(!scenario.hostile());

@@ -9,6 +9,7 @@ import java.util.function.Predicate;
 
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager.TestInjector;
@@ -31,7 +32,7 @@ class LocalStackResourceIT {
     void startReturnsTheOverridesOfTheRequestedComponentsOnly() {
         var resource = new LocalStackResource();
         resource.init(Map.of("components", "sqs, dynamodb", "shared", "false",
-                "evaluation.qualifier-table", "qualifiers-under-test"));
+                "evaluation.phases.2077.routes", "3", "service-account", "leaderboard:ingest-service"));
         try {
             Map<String, String> config = resource.start();
 
@@ -39,10 +40,15 @@ class LocalStackResourceIT {
                     "queues.submissions.url", "queues.submissions.dead-letter-url", "queues.launch-requests.url",
                     "queues.submission-events.dead-letter-url")
                     .containsEntry("quarkus.sqs.aws.credentials.type", "static")
-                    .containsEntry("evaluation.qualifier-table", "qualifiers-under-test");
+                    .containsEntry("evaluation.phases.2077.routes", "3");
             assertThat(config.keySet()).noneMatch(key -> key.startsWith("quarkus.s3."));
 
-            // A client configured only from the returned map, as a service would be, reaches the queue.
+            var test = new SomeServiceTest();
+            resource.inject(new FieldInjector(test));
+            assertThat(test.stack).isNotNull();
+            assertThat(test.notAnnotated).isNull();
+            // A client configured only from the returned map, as a service would be, reaches the queue it consumes,
+            // signing as the IAM role of ingest-service's ServiceAccount, never as the administrator.
             try (var sqs = SqsClient.builder()
                     .endpointOverride(URI.create(config.get("quarkus.sqs.endpoint-override")))
                     .region(Region.of(config.get("quarkus.sqs.aws.region")))
@@ -51,17 +57,15 @@ class LocalStackResourceIT {
                             config.get("quarkus.sqs.aws.credentials.static-provider.secret-access-key"))))
                     .httpClientBuilder(UrlConnectionHttpClient.builder())
                     .build()) {
-                sqs.sendMessage(r -> r.queueUrl(config.get("queues.submissions.url")).messageBody("hello"));
+                test.stack.sqs().sendMessage(r -> r.queueUrl(config.get("queues.submissions.url")).messageBody("hello"));
                 assertThat(sqs.receiveMessage(r -> r.queueUrl(config.get("queues.submissions.url")).waitTimeSeconds(5))
                         .messages()).extracting(m -> m.body()).containsExactly("hello");
             }
 
-            var test = new SomeServiceTest();
-            resource.inject(new FieldInjector(test));
-            assertThat(test.stack).isNotNull();
-            assertThat(test.notAnnotated).isNull();
-            assertThat(test.stack.quarkusConfig()).isEqualTo(config);
-            assertThat(test.stack.dynamoDb().listTables().tableNames()).contains("qualifiers-under-test");
+            assertThat(test.stack.quarkusConfig(new ServiceAccount("leaderboard", "ingest-service"))).isEqualTo(config);
+            assertThat(config.get("quarkus.sqs.aws.credentials.static-provider.access-key-id"))
+                    .isEqualTo(test.stack.credentials(new ServiceAccount("leaderboard", "ingest-service")).accessKeyId())
+                    .isNotEqualTo(test.stack.credentials().accessKeyId());
         } finally {
             resource.stop();
         }
@@ -70,9 +74,9 @@ class LocalStackResourceIT {
     @Test
     void sharedResourcesWithTheSameComponentsShareOneStackThatOutlivesStop() {
         var first = new LocalStackResource();
-        first.init(Map.of("components", "sqs"));
+        first.init(Map.of("components", "sqs", "service-account", "leaderboard:job-launcher"));
         var second = new LocalStackResource();
-        second.init(Map.of("components", " sqs "));
+        second.init(Map.of("components", " sqs ", "service-account", "leaderboard:job-launcher"));
         var firstConfig = first.start();
         first.stop();
         var secondConfig = second.start();
@@ -88,7 +92,7 @@ class LocalStackResourceIT {
     @Test
     void anOwnStackIsStoppedWithTheResource() {
         var resource = new LocalStackResource();
-        resource.init(Map.of("components", "sqs", "shared", "false"));
+        resource.init(Map.of("components", "sqs", "shared", "false", "service-account", "leaderboard:job-launcher"));
         resource.start();
         var test = new SomeServiceTest();
         resource.inject(new FieldInjector(test));

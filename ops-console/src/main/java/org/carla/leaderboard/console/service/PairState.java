@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Optional;
 
 import org.carla.leaderboard.console.client.Cluster.ContainerView;
-import org.carla.leaderboard.console.client.SubmissionFiles.StatusFile;
-import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.domain.layout.SubmissionFiles.StatusFile;
 import org.carla.leaderboard.domain.status.StatusFiles.Role;
+import org.carla.leaderboard.domain.status.StatusFiles;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 

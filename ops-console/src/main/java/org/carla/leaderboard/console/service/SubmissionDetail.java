@@ -7,15 +7,16 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.carla.leaderboard.console.SubmissionRecord;
 import org.carla.leaderboard.console.SubmissionRecord.StatusChange;
+import org.carla.leaderboard.console.SubmissionRecord;
 import org.carla.leaderboard.console.client.Cluster.ContainerView;
 import org.carla.leaderboard.console.client.Cluster.JobView;
 import org.carla.leaderboard.console.client.Cluster.PodView;
 import org.carla.leaderboard.console.client.EvalAiHost;
-import org.carla.leaderboard.console.client.SubmissionFiles;
-import org.carla.leaderboard.console.client.SubmissionFiles.StatusFile;
 import org.carla.leaderboard.console.config.ConsoleConfig;
+import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.layout.SubmissionFiles.StatusFile;
+import org.carla.leaderboard.domain.layout.SubmissionFiles;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.StatusFiles;
@@ -70,16 +71,17 @@ public class SubmissionDetail {
         var logs = new ArrayList<SubmissionView.ContainerLog>();
         for (String container : containers(pairs)) {
             try {
-                files.logTail(found.bucket(), record.submissionId(), container, config.logTail().maxBytes(),
-                        config.logTail().maxLines()).ifPresent(tail -> logs.add(new SubmissionView.ContainerLog(
-                                container, tail)));
+                LogsLayout.containerLog(container).flatMap(log -> files.tail(found.bucket(), record.submissionId(),
+                        log, config.logTail().maxBytes()))
+                        .ifPresent(tail -> logs.add(new SubmissionView.ContainerLog(container,
+                                SubmissionFiles.lastLines(tail, config.logTail().maxLines()))));
             } catch (RuntimeException e) {
                 problems.add("S3 log of " + container + ": " + e.getMessage());
             }
         }
         Map<String, Double> accuracies = Map.of();
         try {
-            accuracies = files.evalAiResults(found.bucket(), record.submissionId())
+            accuracies = files.read(found.bucket(), record.submissionId(), LogsLayout.evalAiFile(EvalAiFiles.RESULTS))
                     .map(EvalAiFiles::snakeCaseAccuracies).orElse(Map.of());
         } catch (RuntimeException e) {
             problems.add("S3 EvalAI results: " + e.getMessage());

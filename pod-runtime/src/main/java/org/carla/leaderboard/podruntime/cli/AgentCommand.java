@@ -20,6 +20,7 @@ import org.carla.leaderboard.podruntime.role.AgentRole;
 import org.carla.leaderboard.podruntime.role.CarlaProbe;
 import org.carla.leaderboard.podruntime.role.CommandTemplate;
 import org.carla.leaderboard.podruntime.role.EvaluatorArguments;
+import org.carla.leaderboard.podruntime.role.EvaluatorInputs;
 import org.carla.leaderboard.podruntime.role.PairSettings;
 import org.carla.leaderboard.podruntime.role.PairSupervisor;
 import org.carla.leaderboard.podruntime.supervisor.ChildSpec;
@@ -29,7 +30,7 @@ import org.jboss.logging.Logger;
 import picocli.CommandLine.Command;
 
 /** {@code pod-runtime agent}: the Leaderboard evaluator of worker pair i under the container protocol. */
-@Command(mixinStandardHelpOptions = true, name = "agent", description = "Runs the Leaderboard evaluator of worker pair WORKER_ID on its route subset.")
+@Command(mixinStandardHelpOptions = true, name = "agent", description = "Runs the Leaderboard evaluator of worker pair WORKER_ID on its share of the routes.")
 public class AgentCommand implements Callable<Integer> {
 
     static final String DEFAULT_COMMAND = "python3 ${LEADERBOARD_ROOT}/leaderboard/leaderboard_evaluator.py";
@@ -51,11 +52,14 @@ public class AgentCommand implements Callable<Integer> {
             Path log = logs.resolve(LogsLayout.agentLog(settings.pair()));
             List<String> command = CommandTemplate.expand(PodEnvironment.value(env, EVALUATOR_COMMAND)
                     .orElse(DEFAULT_COMMAND), Map.of("${LEADERBOARD_ROOT}",
-                            PodEnvironment.value(env, LEADERBOARD_ROOT).orElse("/workspace/leaderboard")));
-            EvaluatorArguments.of(settings, env, false, checkpoint, debugCheckpoint); // fails early on a missing variable
+                            PodEnvironment.value(env, LEADERBOARD_ROOT).orElse(PodEnvironment.LEADERBOARD_DIR)));
+            EvaluatorInputs inputs = EvaluatorInputs.from(env, settings.pair());
+            LOG.infof("agent-%d: Leaderboard %s evaluator, routes %s (%d of the routes file %s, pair %d)",
+                    settings.pair(), inputs.version(), inputs.share().subset(), inputs.share().routes().size(),
+                    inputs.routes(), settings.pair());
             evaluator = resume -> {
                 List<String> argv = new ArrayList<>(command);
-                argv.addAll(EvaluatorArguments.of(settings, env, resume, checkpoint, debugCheckpoint));
+                argv.addAll(EvaluatorArguments.of(inputs, settings.carlaPort(), resume, checkpoint, debugCheckpoint));
                 return new ChildSpec("evaluator", argv, Optional.empty(), Map.of(), Optional.of(log));
             };
         } catch (IllegalArgumentException e) {

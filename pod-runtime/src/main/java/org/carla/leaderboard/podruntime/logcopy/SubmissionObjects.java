@@ -113,7 +113,7 @@ final class SubmissionObjects {
 
     /** The MD5 (hex) of the first {@code length} bytes of the part buffer. */
     String loadedMd5(int length) {
-        return LogsUpload.md5(part, length);
+        return FileDigests.md5(part, length);
     }
 
     /** Puts the first {@code length} bytes of the part buffer as the whole object; returns the new ETag. */

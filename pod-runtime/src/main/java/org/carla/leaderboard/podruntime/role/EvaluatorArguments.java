@@ -1,47 +1,51 @@
 package org.carla.leaderboard.podruntime.role;
 
-import static org.carla.leaderboard.domain.pod.PodEnvironment.CHALLENGE_TRACK_CODENAME;
-import static org.carla.leaderboard.domain.pod.PodEnvironment.RECORD_PATH;
-import static org.carla.leaderboard.domain.pod.PodEnvironment.REPETITIONS;
-import static org.carla.leaderboard.domain.pod.PodEnvironment.ROUTES;
-import static org.carla.leaderboard.domain.pod.PodEnvironment.ROUTES_SUBSET;
-import static org.carla.leaderboard.domain.pod.PodEnvironment.TEAM_AGENT;
-import static org.carla.leaderboard.domain.pod.PodEnvironment.TEAM_CONFIG;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
-import org.carla.leaderboard.domain.pod.PodEnvironment;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 
 /**
- * The arguments of the Leaderboard 2.0 {@code leaderboard_evaluator.py}, as the seeds pass them, from the agent's
- * environment. {@code --resume} is given only when resuming: the evaluator parses it with {@code type=bool}, so any
- * non-empty value, even "False", would mean yes.
+ * The arguments of {@code leaderboard_evaluator.py} as its Leaderboard version's argparse declares them
+ * (carla-simulator/leaderboard, branches {@code leaderboard-1.0} and {@code leaderboard-2.0}):
+ * <ul>
+ * <li>both: {@code --port}, {@code --agent}, {@code --agent-config}, {@code --track}, {@code --routes},
+ * {@code --routes-subset} (the pair's share, by route id), {@code --repetitions}, {@code --checkpoint},
+ * {@code --record}, and {@code --resume} only when resuming: it is {@code type=bool}, so any non-empty text, even
+ * "False", would mean yes;</li>
+ * <li>1.0: {@code --trafficManagerPort} and the required {@code --scenarios};</li>
+ * <li>2.0: {@code --traffic-manager-port} and {@code --debug-checkpoint}.</li>
+ * </ul>
+ * Every value is given as {@code --name=value}, so none is ever read as an option. The traffic manager listens on
+ * CARLA's port + 10.
  */
 public final class EvaluatorArguments {
 
     private EvaluatorArguments() {
     }
 
-    public static List<String> of(PairSettings settings, Map<String, String> env, boolean resume, Path checkpoint,
+    public static List<String> of(EvaluatorInputs inputs, int carlaPort, boolean resume, Path checkpoint,
             Path debugCheckpoint) {
+        boolean one = inputs.version() == LeaderboardVersion.V1_0;
         List<String> args = new ArrayList<>();
-        args.add("--port=" + settings.carlaPort());
-        args.add("--traffic-manager-port=" + (settings.carlaPort() + 10));
-        args.add("--agent=" + PodEnvironment.required(env, TEAM_AGENT));
-        args.add("--agent-config=" + PodEnvironment.value(env, TEAM_CONFIG).orElse(""));
-        args.add("--track=" + PodEnvironment.value(env, CHALLENGE_TRACK_CODENAME).orElse("SENSORS"));
-        args.add("--routes=" + PodEnvironment.required(env, ROUTES));
-        args.add("--routes-subset=" + PodEnvironment.value(env, ROUTES_SUBSET).orElse(""));
-        args.add("--repetitions=" + PodEnvironment.integer(env, REPETITIONS).orElse(1));
+        args.add("--port=" + carlaPort);
+        args.add((one ? "--trafficManagerPort=" : "--traffic-manager-port=") + (carlaPort + 10));
+        args.add("--agent=" + inputs.agent());
+        args.add("--agent-config=" + inputs.agentConfig());
+        args.add("--track=" + inputs.track());
+        args.add("--routes=" + inputs.routes());
+        inputs.scenarios().ifPresent(scenarios -> args.add("--scenarios=" + scenarios));
+        args.add("--routes-subset=" + inputs.share().subset());
+        args.add("--repetitions=" + inputs.repetitions());
         if (resume) {
             args.add("--resume=1");
         }
         args.add("--checkpoint=" + checkpoint);
-        args.add("--record=" + PodEnvironment.value(env, RECORD_PATH).orElse(""));
-        args.add("--debug-checkpoint=" + debugCheckpoint);
+        args.add("--record=" + inputs.record());
+        if (!one) {
+            args.add("--debug-checkpoint=" + debugCheckpoint);
+        }
         return args;
     }
 }

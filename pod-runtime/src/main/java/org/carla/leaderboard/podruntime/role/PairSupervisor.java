@@ -26,7 +26,7 @@ import org.carla.leaderboard.podruntime.supervisor.TerminationSignal;
 import org.carla.leaderboard.podruntime.supervisor.Waiter;
 
 /**
- * One container of a worker pair under the container protocol (SYSTEM.md), as Tekton's {@code Entrypointer}: waits
+ * One container of a worker pair under docs/container-protocol.md, as Tekton's {@code Entrypointer}: waits
  * for what the role needs, runs the child, watches the status files, and writes the status file that tells the partner
  * how the attempt ended, then waits (bounded) for the partner's answer. The same for both roles, whatever happens:
  * SIGTERM stops the child and exits 143 with no status file; {@code simulation.cancel} stops it and exits 0 with none.

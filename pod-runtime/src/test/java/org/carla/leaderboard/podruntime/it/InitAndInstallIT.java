@@ -27,7 +27,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /** {@code init} against S3Proxy (fresh, resumed, failed download) and {@code install} in JVM mode, from the jar. */
 class InitAndInstallIT {
 
-    private static final String BUCKET = "init-it";
+    /** Leaderboard 2.0's bucket, as deploy/aws names it. */
+    private static String bucket;
     private static final Duration RUN = Duration.ofSeconds(60);
     private static RunningStack stack;
 
@@ -36,8 +37,10 @@ class InitAndInstallIT {
 
     @BeforeAll
     static void startS3() {
-        stack = LocalStack.builder().components("s3").start();
-        stack.s3().createBucket(r -> r.bucket(BUCKET));
+        // Kept under target/, like a service's test stack: e2e's PermissionsUsedIT reads the gates' decisions there.
+        stack = LocalStack.builder().components("s3")
+                .workDir(Path.of("target/local-stack/init-and-install-it-" + System.nanoTime())).start();
+        bucket = stack.evaluation().leaderboards().get("leaderboard-20").bucket();
     }
 
     @AfterAll
@@ -91,7 +94,7 @@ class InitAndInstallIT {
         put("other-submission/containers-status/agent-1.done", "");
         Path logs = temp.resolve("logs");
 
-        assertThat(run("init", resumeEnv(id, logs, BUCKET))).isZero();
+        assertThat(run("init", resumeEnv(id, logs, bucket))).isZero();
 
         assertThat(keys(id + "/")).containsExactlyInAnyOrder(id + "/agent/agent1/agent_results.json",
                 id + "/agent/agent1/leaderboard.log", id + "/evalai/results.json");
@@ -153,11 +156,11 @@ class InitAndInstallIT {
     }
 
     private void put(String key, String content) {
-        stack.s3().putObject(r -> r.bucket(BUCKET).key(key), RequestBody.fromString(content));
+        stack.s3().putObject(r -> r.bucket(bucket).key(key), RequestBody.fromString(content));
     }
 
     private List<String> keys(String prefix) {
-        return stack.s3().listObjectsV2Paginator(r -> r.bucket(BUCKET).prefix(prefix)).contents().stream()
+        return stack.s3().listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents().stream()
                 .map(S3Object::key).toList();
     }
 }

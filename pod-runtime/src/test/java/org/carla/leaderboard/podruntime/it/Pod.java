@@ -20,8 +20,12 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.process.FreePort;
+import org.carla.leaderboard.localstack.standin.EvaluatorScript;
+import org.carla.leaderboard.localstack.standin.StandInRoutes;
 
 /**
  * One pod of a test: a logs volume in a temporary folder and the pod-runtime roles started as real processes from the
@@ -34,8 +38,6 @@ final class Pod implements AutoCloseable {
     /** The native executable, when the build made one: {@code -Pnative verify} (failsafe passes the property). */
     static final Optional<Path> NATIVE = Optional.ofNullable(System.getProperty("native.image.path")).map(Path::of)
             .map(Path::toAbsolutePath).filter(Files::isExecutable);
-    static final Path ROUTES = Path.of("..", "local-stack", "src", "main", "resources", "standin", "routes_demo.xml")
-            .toAbsolutePath().normalize();
     static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     /** Quick JVM start-up for the many short-lived processes of these tests. */
     static final List<String> JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
@@ -47,6 +49,17 @@ final class Pod implements AutoCloseable {
     final int carlaPort = FreePort.onLoopback();
     private final List<Process> started = new ArrayList<>();
     private int runs;
+    private static final int FIRST_ROUTE_ID = 10;
+    private List<String> routeIds = List.of();
+
+    /** A worker pair's two containers, started together. */
+    record Pair(Process simulator, Process agent) {
+
+        /** Both exit codes, the agent's first, once both exited within {@code within}. */
+        List<Integer> exits(Duration within) throws InterruptedException {
+            return List.of(exit(agent, within), exit(simulator, within));
+        }
+    }
 
     Pod(Path root) throws IOException {
         this.root = root;
@@ -56,8 +69,22 @@ final class Pod implements AutoCloseable {
         Files.createDirectories(logs.resolve("simulator"));
     }
 
-    /** The environment the Job gives pair 1, with short waits for tests and the stand-ins as CARLA and evaluator. */
-    Map<String, String> pairEnv() {
+    /**
+     * The environment the Job gives pair 1 of a Leaderboard 2.0 track of three routes, with short waits for tests and
+     * the stand-ins as CARLA and evaluator; {@code more} adds or replaces variables (name, value, name, value...).
+     */
+    Map<String, String> pairEnv(String... more) throws IOException {
+        return pairEnv(LeaderboardVersion.V2_0, 3, more);
+    }
+
+    /**
+     * The same for a track of {@code version} whose routes file (in the pod's Leaderboard folder) holds {@code routes}
+     * routes, numbered from {@link #routeId routeId(0)} so that their ids are never their positions.
+     */
+    Map<String, String> pairEnv(LeaderboardVersion version, int routes, String... more) throws IOException {
+        Path leaderboard = root.resolve("leaderboard");
+        routeIds = StandInRoutes.ids(FIRST_ROUTE_ID, routes);
+        Path routesFile = StandInRoutes.write(leaderboard.resolve("data/routes_testing.xml"), version, routeIds);
         Map<String, String> env = new HashMap<>();
         env.put("SUBMISSION_ID", "it-" + root.getFileName());
         env.put("WORKER_PAIRS", "1");
@@ -69,26 +96,56 @@ final class Pod implements AutoCloseable {
         env.put("STOP_GRACE", "2");
         env.put("CARLA_ROOT", root.toString());
         env.put("CARLA_SERVER_COMMAND", standIn("CarlaServerStandIn") + " -{renderer} -carla-rpc-port={port} -RenderOffScreen");
-        env.put("EVALUATOR_COMMAND", standIn("EvaluatorStandIn"));
+        env.put("LEADERBOARD_ROOT", leaderboard.toString());
+        EvaluatorScript.write(leaderboard, version);
+        env.put("EVALUATOR_COMMAND", standIn("EvaluatorStandIn") + " ${LEADERBOARD_ROOT}/" + EvaluatorScript.PATH);
         env.put("TEAM_AGENT", "/workspace/team_code/agent.py");
         env.put("TEAM_CONFIG", "/workspace/team_code/config.yaml");
         env.put("CHALLENGE_TRACK_CODENAME", "SENSORS");
-        env.put("ROUTES", ROUTES.toString());
-        env.put("ROUTES_SUBSET", "0-2");
+        env.put("LEADERBOARD_VERSION", version.text());
+        env.put("ROUTES", routesFile.toString());
+        if (version.takesScenarios()) {
+            env.put("SCENARIOS", Files.writeString(leaderboard.resolve("data/scenarios.json"), "{}").toString());
+        }
         env.put("REPETITIONS", "1");
+        env.put("EXPECTED_ROUTES", Integer.toString(routes));
         env.put("EVALUATOR_STANDIN_ROUTE_SECONDS", "0.5");
+        for (int i = 0; i < more.length; i += 2) {
+            env.put(more[i], more[i + 1]);
+        }
         return env;
     }
 
-    /** The stack's S3 and SQS settings as the Job runner gives them to a pod's containers (environment variables). */
+    /** The pod's ServiceAccount: its containers sign as the IAM role it assumes, as in a cluster (IRSA). */
+    static final ServiceAccount WORKER = new ServiceAccount("submissions", "submission-worker");
+
+    /**
+     * The stack's S3 and SQS settings, signing as {@link #WORKER}'s role, as the Job runner gives them to a pod's
+     * containers (environment variables).
+     */
     static Map<String, String> awsEnvironment(RunningStack stack) {
         Map<String, String> env = new HashMap<>();
-        stack.quarkusConfig().forEach((key, value) -> {
+        stack.quarkusConfig(WORKER).forEach((key, value) -> {
             if (key.startsWith("quarkus.s3.") || key.startsWith("quarkus.sqs.")) {
                 env.put(key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"), value);
             }
         });
         return env;
+    }
+
+    /** The id of the route at {@code position} of the routes file {@link #pairEnv} writes. */
+    static String routeId(int position) {
+        return Integer.toString(FIRST_ROUTE_ID + position);
+    }
+
+    /** The ids of the routes file the last {@link #pairEnv} wrote, in file order. */
+    List<String> routeIds() {
+        return routeIds;
+    }
+
+    /** Starts {@code pod-runtime simulator} and {@code pod-runtime agent}, as Kubernetes starts the pair's containers. */
+    Pair startPair(Map<String, String> env) throws IOException {
+        return new Pair(start("simulator", env), start("agent", env));
     }
 
     /** The command line of {@code pod-runtime ARGS...}: the native executable when there is one, else the jar. */

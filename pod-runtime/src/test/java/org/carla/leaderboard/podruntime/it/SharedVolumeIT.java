@@ -10,7 +10,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.localstack.process.FreePort;
+import org.carla.leaderboard.localstack.standin.StandInRoutes;
 import org.carla.leaderboard.podruntime.fixture.OtherUser;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,11 +64,14 @@ class SharedVolumeIT {
         int carlaPort = FreePort.onLoopback();
         String carla = Pod.JAVA + " -Xmx64m -cp " + Path.of("..", "local-stack", "target", "classes").toAbsolutePath()
                 .normalize() + " org.carla.leaderboard.localstack.standin.CarlaServerStandIn -carla-rpc-port={port}";
-        Map<String, String> pair = Map.of("WORKER_ID", "1", "CARLA_PORT", Integer.toString(carlaPort),
-                "LOGS_DIR", logs.toString(), "PARTNER_WAIT", "PT30S", "STOP_GRACE", "2", "CARLA_ROOT", temp.toString(),
-                "CARLA_SERVER_COMMAND", carla,
+        Path routes = StandInRoutes.write(temp.resolve("routes.xml"), LeaderboardVersion.V2_0, StandInRoutes.ids(0, 1));
+        Map<String, String> pair = Map.ofEntries(Map.entry("WORKER_ID", "1"),
+                Map.entry("CARLA_PORT", Integer.toString(carlaPort)), Map.entry("LOGS_DIR", logs.toString()),
+                Map.entry("PARTNER_WAIT", "PT30S"), Map.entry("STOP_GRACE", "2"),
+                Map.entry("CARLA_ROOT", temp.toString()), Map.entry("CARLA_SERVER_COMMAND", carla),
                 // an evaluator that ends at once without results: the agent crashes, the simulator follows
-                "EVALUATOR_COMMAND", "/bin/true", "TEAM_AGENT", "agent.py", "ROUTES", "routes.xml");
+                Map.entry("EVALUATOR_COMMAND", "/bin/true"), Map.entry("TEAM_AGENT", "agent.py"),
+                Map.entry("LEADERBOARD_VERSION", "2.0"), Map.entry("ROUTES", routes.toString()));
         Process simulator = start(SIMULATOR, pair, "simulator.out", "simulator");
         Process agent = start(AGENT, pair, "agent.out", "agent");
         assertThat(Pod.exit(agent, RUN)).as("agent").isEqualTo(1);

@@ -38,6 +38,7 @@ import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.domain.status.StatusFiles.Role;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,7 +62,10 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /** The logcopy role against S3Proxy and ElasticMQ of the local stack, with real files in a logs volume. */
 class LogcopyIT {
 
-    private static final String BUCKET = "carla-leaderboard-20";
+    /** The pod's ServiceAccount: logcopy signs as the IAM role it assumes, as in a cluster (IRSA). */
+    private static final ServiceAccount WORKER = new ServiceAccount("submissions", "submission-worker");
+    /** Leaderboard 2.0's bucket, as deploy/aws names it. */
+    private static String bucket;
     private static final Duration PERIOD = Duration.ofMillis(300);
     private static final int MIB = 1024 * 1024;
     private static final AtomicLong SUBMISSIONS = new AtomicLong(System.currentTimeMillis() % 1_000_000 * 100);
@@ -81,8 +85,11 @@ class LogcopyIT {
 
     @BeforeAll
     static void startStack() {
-        stack = LocalStack.builder().components("s3", "sqs").start();
+        // Kept under target/, like a service's test stack: e2e's PermissionsUsedIT reads the gates' decisions there.
+        stack = LocalStack.builder().components("s3", "sqs")
+                .workDir(Path.of("target/local-stack/logcopy-it-" + System.nanoTime())).start();
         queueUrl = stack.queueUrl("progress-reports");
+        bucket = stack.evaluation().leaderboards().get("leaderboard-20").bucket();
     }
 
     @AfterAll
@@ -332,7 +339,7 @@ class LogcopyIT {
         agentResults(1, 2, 0);
 
         long start = System.nanoTime();
-        stack.s3().putObject(r -> r.bucket(BUCKET).key(settings.prefix() + "control/cancel"),
+        stack.s3().putObject(r -> r.bucket(bucket).key(settings.prefix() + "control/cancel"),
                 RequestBody.fromString("cancelled"));
 
         assertThat(run.get(10, TimeUnit.SECONDS)).isEqualTo(Logcopy.Ending.CANCELLED);
@@ -455,7 +462,7 @@ class LogcopyIT {
         assertThat(text.split("S3 unavailable", -1)).as(text).hasSize(2);
         assertThat(text.split("S3 available again", -1)).as(text).hasSize(2);
         // The participant is shown this log's tail: no bucket, no queue URL, no account id, no endpoint.
-        assertThat(text).doesNotContain(BUCKET, queueUrl, "000000000000", "127.0.0.1", "http");
+        assertThat(text).doesNotContain(bucket, queueUrl, "000000000000", "127.0.0.1", "http");
     }
 
     @Test
@@ -560,7 +567,7 @@ class LogcopyIT {
     private LogsUpload upload(S3Client s3, String prefix, RequestMeter meter, Duration interval) {
         var guard = new GuardedOpen();
         closeables.add(guard);
-        return new LogsUpload(new VolumeFiles(logs, guard), new SubmissionObjects(s3, BUCKET, prefix, meter, 5 * MIB),
+        return new LogsUpload(new VolumeFiles(logs, guard), new SubmissionObjects(s3, bucket, prefix, meter, 5 * MIB),
                 prefix, meter, new UploadBudget(), name -> false, interval, Clock.systemUTC());
     }
 
@@ -570,7 +577,7 @@ class LogcopyIT {
 
     private LogcopySettings settings(int pairs, int routes, Duration heartbeat) {
         long pk = SUBMISSIONS.incrementAndGet();
-        return new LogcopySettings(logs, logs.resolve(StatusFiles.DIRECTORY), BUCKET,
+        return new LogcopySettings(logs, logs.resolve(StatusFiles.DIRECTORY), bucket,
                 new SubmissionRef(pk, 42, "leaderboard-20"), 1, pairs, OptionalInt.of(routes), PERIOD, heartbeat,
                 queueUrl, PERIOD, 5 * MIB);
     }
@@ -675,19 +682,19 @@ class LogcopyIT {
 
     private static byte[] objectBytes(S3Client s3, String key) {
         try {
-            return s3.getObject(r -> r.bucket(BUCKET).key(key), ResponseTransformer.toBytes()).asByteArray();
+            return s3.getObject(r -> r.bucket(bucket).key(key), ResponseTransformer.toBytes()).asByteArray();
         } catch (NoSuchKeyException e) {
             throw new AssertionError("no object " + key, e);
         }
     }
 
     private static List<String> keys(S3Client s3, String prefix) {
-        return s3.listObjectsV2Paginator(r -> r.bucket(BUCKET).prefix(prefix)).contents().stream()
+        return s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents().stream()
                 .map(S3Object::key).toList();
     }
 
     private S3Client s3(URI endpoint) {
-        Map<String, String> config = stack.quarkusConfig();
+        Map<String, String> config = stack.quarkusConfig(WORKER);
         S3Client client = S3Client.builder()
                 .endpointOverride(endpoint)
                 .region(Region.US_EAST_1)
@@ -708,7 +715,7 @@ class LogcopyIT {
     }
 
     private SqsClient sqs(URI endpoint) {
-        Map<String, String> config = stack.quarkusConfig();
+        Map<String, String> config = stack.quarkusConfig(WORKER);
         SqsClient client = SqsClient.builder()
                 .endpointOverride(endpoint)
                 .region(Region.US_EAST_1)

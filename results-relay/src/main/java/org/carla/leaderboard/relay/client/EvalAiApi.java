@@ -44,15 +44,14 @@ interface EvalAiApi {
     EvalAiSubmission submission(@PathParam("submissionPk") long submissionPk,
             @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization);
 
-    /** The challenge's submissions of one status submitted after a time (EvalAI's get_submissions_for_challenge). */
+    /**
+     * The challenge's submissions of one status submitted strictly between two times, either left out for no bound
+     * (EvalAI's get_submissions_for_challenge: every match in one answer, no pages).
+     */
     @GET
     @Path("/api/jobs/challenge/{challengePk}/submission/")
     List<EvalAiSubmission> submissions(@PathParam("challengePk") long challengePk, @QueryParam("status") String status,
             @QueryParam("submitted_after") String submittedAfter,
+            @QueryParam("submitted_before") String submittedBefore,
             @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization);
-
-    /** Any answer below 500 means EvalAI is up; the path itself need not exist. */
-    @GET
-    @Path("/api/")
-    Response root();
 }

@@ -1,18 +1,22 @@
 package org.carla.leaderboard.relay.client;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 
 import org.carla.leaderboard.domain.evalai.EvalAiAnswer;
+import org.carla.leaderboard.domain.evalai.EvalAiBudget;
+import org.carla.leaderboard.domain.evalai.EvalAiBudgetConfig;
 import org.carla.leaderboard.domain.evalai.EvalAiRefusedException;
 import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.domain.evalai.EvalAiUnavailableException;
@@ -31,20 +35,25 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.faulttolerance.api.ExponentialBackoff;
 
 /**
- * The relay's only way to EvalAI, as ingest-service's {@code EvalAiClient} is its own: one fault-tolerance policy for
- * every call (declared once, here on the class), and the one answer policy of the domain's {@link EvalAiAnswer}. An
- * unavailable EvalAI (no answer, timeout, 5xx, 408, 429) is retried with exponential back-off and ends in
- * {@link EvalAiUnavailableException}: the message waits on its queue. A refused token (401, 403) ends in
- * {@link EvalAiRefusedException}, not retried here, and waits likewise. Any other 4xx ends in
+ * The HTTP calls of the relay's EvalAI outbox (which alone decides when they go), as ingest-service's
+ * {@code EvalAiClient} is its own: one fault-tolerance policy for every call (declared once, here on the class), the
+ * one answer policy of the domain's {@link EvalAiAnswer}, and this service's share of EvalAI's throttle of the host
+ * token ({@link EvalAiBudget}, {@code evalai.budget.results-relay} calls per {@code evalai.budget.per}; every attempt,
+ * retries included, takes a permit, and a {@code Retry-After} holds every call). An unavailable EvalAI (no answer,
+ * timeout, 5xx, 408, 429) is retried with exponential back-off and ends in {@link EvalAiUnavailableException}: the
+ * message waits on its queue. A refused token (401, 403, or a 400 saying the token's user is not a host of the
+ * challenge) ends in {@link EvalAiRefusedException}, not retried here, and waits likewise. Any other 4xx ends in
  * {@link EvalAiRejectedException}: the message can never succeed and is dead-lettered.
  *
  * <p>Every call EvalAI received is counted by kind and answer ({@code relay.evalai.calls}). Whether EvalAI answers is
- * messaging's {@link Dependencies#EVALAI} ({@code leaderboard_dependency_up}, a log line when an outage starts and
- * ends, {@code /q/health/well}), never a readiness failure: an answer reports it up here, and the failure that
- * reaches a caller once the retries are spent is reported down by that caller ({@link #noteFailure}).
+ * messaging's {@link Dependencies#EVALAI}; whether it takes the token is {@link Dependencies#EVALAI_TOKEN}, a
+ * configuration error an operator fixes (each is {@code leaderboard_dependency_up}, a log line when it starts and ends,
+ * {@code /q/health/well}), never a readiness failure: an answer reports them up here, and the failure that reaches a
+ * caller once the retries are spent is reported by that caller ({@link #noteFailure}).
  */
 @ApplicationScoped
 @Retry(maxRetries = 4, delay = 500, jitter = 200, maxDuration = 60_000,
@@ -60,32 +69,50 @@ public class EvalAiClient {
     public static final String RUNNING = "running";
     public static final String PARTIAL = "partial";
     public static final String FINAL = "final";
-    public static final String STATUS = "status";
     public static final String CONFIRM = "confirm";
     public static final String CANCELLED_LIST = "cancelled-list";
+    /** How long one call waits for this service's next permit before it is not made. */
+    private static final Duration BUDGET_WAIT = Duration.ofSeconds(10);
 
     private final EvalAiApi api;
     private final EvalAiConfig config;
     private final MeterRegistry registry;
     private final Dependency state;
+    private final Dependency token;
+    private final EvalAiBudget budget;
 
-    EvalAiClient(@RestClient EvalAiApi api, EvalAiConfig config, MeterRegistry registry, Dependencies dependencies) {
+    EvalAiClient(@RestClient EvalAiApi api, EvalAiConfig config, EvalAiBudgetConfig budgets, Clock clock,
+            MeterRegistry registry, Dependencies dependencies) {
         this.api = api;
         this.config = config;
         this.registry = registry;
         this.state = dependencies.get(Dependencies.EVALAI);
+        this.token = dependencies.get(Dependencies.EVALAI_TOKEN);
+        this.budget = new EvalAiBudget(budgets.resultsRelay(), budgets.per(), clock);
+    }
+
+    void announce(@Observes StartupEvent started) {
+        LOG.infof("EvalAI: at most %s from results-relay (the host token's share; EvalAI throttles a user at 60 a"
+                + " minute); a token EvalAI refuses or that is not a host of a challenge holds that work and turns"
+                + " %s down in /q/health/well until it is fixed", budget, Dependencies.EVALAI_TOKEN);
     }
 
     /**
-     * A call's failure as its caller saw it, the retries spent: EvalAI unavailable, our token refused or the call cut
-     * by its timeout or the open circuit breaker mark EvalAI down; anything else (a rejection, another dependency)
-     * says nothing of EvalAI.
+     * A call's failure as its caller saw it, the retries spent: EvalAI unavailable or the call cut by its timeout or
+     * the open circuit breaker mark EvalAI down; our token refused marks {@link Dependencies#EVALAI_TOKEN} down;
+     * anything else (a rejection, the budget, another dependency) says nothing of either.
      */
     public void noteFailure(RuntimeException failure) {
-        if (failure instanceof EvalAiUnavailableException || failure instanceof EvalAiRefusedException
-                || failure instanceof FaultToleranceException) {
+        if (failure instanceof EvalAiRefusedException) {
+            token.failed(failure.getMessage());
+        } else if (failure instanceof EvalAiUnavailableException || failure instanceof FaultToleranceException) {
             state.failed(failure);
         }
+    }
+
+    /** How many calls could go now within this service's budget. */
+    public int permits() {
+        return budget.available();
     }
 
     /** {@code PATCH update_submission}: the submission runs, in this Job. */
@@ -106,64 +133,25 @@ public class EvalAiClient {
                 update(submission, status.evalAiValue(), evaluation), bearer()));
     }
 
-    /** The submission's status as EvalAI shows it now. */
-    public EvalAiStatus status(SubmissionIdentity submission) {
-        return read(STATUS, submission);
-    }
-
     /** The submission's status as EvalAI shows it after its final update: one read, counted as a confirmation. */
     public EvalAiStatus shownAfterFinal(SubmissionIdentity submission) {
-        return read(CONFIRM, submission);
-    }
-
-    /** One read of the submission's status, counted as {@code kind}. */
-    private EvalAiStatus read(String kind, SubmissionIdentity submission) {
-        var found = call(kind, submission.submissionPk(), () -> api.submission(submission.submissionPk(), bearer()));
+        var found = call(CONFIRM, submission.submissionPk(), () -> api.submission(submission.submissionPk(),
+                bearer()));
         return EvalAiStatus.parse(found == null ? null : found.status());
     }
 
     /**
-     * Re-reads the submission until EvalAI shows the final status just sent: 5 reads, 1 s apart then doubling (the
-     * same retry tools as every call, with a policy of its own).
-     *
-     * @throws EvalAiNotShownException when EvalAI still shows another status after the last read
+     * The pks of the challenge's submissions EvalAI shows cancelled among those submitted within {@code window}: one
+     * call ({@code GET /api/jobs/challenge/{pk}/submission/}, unpaginated) for the runs of the challenge the window
+     * covers.
      */
-    @Retry(maxRetries = 4, delay = 1_000, jitter = 0, maxDuration = 120_000,
-            retryOn = { EvalAiNotShownException.class, EvalAiUnavailableException.class, TimeoutException.class })
-    @ExponentialBackoff(factor = 2, maxDelay = 16, maxDelayUnit = ChronoUnit.SECONDS)
-    public void awaitShown(SubmissionIdentity submission, SubmissionStatus status) {
-        var shown = shownAfterFinal(submission);
-        if (shown != EvalAiStatus.valueOf(status.name())) {
-            throw new EvalAiNotShownException("EvalAI still shows submission " + submission.submissionPk() + " "
-                    + shown.value() + ", expected " + status.evalAiValue());
-        }
-    }
-
-    /**
-     * The pks of the challenge's submissions EvalAI shows cancelled that were submitted after {@code since}: one call
-     * for all the running submissions of a challenge ({@code GET /api/jobs/challenge/{pk}/submission/}).
-     */
-    public Set<Long> cancelledSince(long challengePk, Instant since) {
-        // EvalAI's filter is strict and reads seconds: one second earlier keeps a submission of that very second.
-        String after = since.truncatedTo(ChronoUnit.SECONDS).minusSeconds(1).toString();
+    public Set<Long> cancelledIn(long challengePk, ListWindow window) {
         var found = call(CANCELLED_LIST, challengePk, () -> api.submissions(challengePk,
-                EvalAiStatus.CANCELLED.value(), after, bearer()));
+                EvalAiStatus.CANCELLED.value(), window.after().map(Instant::toString).orElse(null),
+                window.before().map(Instant::toString).orElse(null), bearer()));
         return found == null ? Set.of() : found.stream().filter(s -> s.id() != null)
                 .filter(s -> EvalAiStatus.parse(s.status()) == EvalAiStatus.CANCELLED)
                 .map(EvalAiSubmission::id).collect(Collectors.toUnmodifiableSet());
-    }
-
-    /** For readiness: EvalAI answers at all (no retries; a 4xx still proves it is up). */
-    @Retry(maxRetries = 0)
-    @Timeout(5_000)
-    public boolean reachable() {
-        try (Response response = api.root()) {
-            return response.getStatus() < 500;
-        } catch (WebApplicationException e) {
-            return e.getResponse().getStatus() < 500;
-        } catch (ProcessingException e) {
-            return false;
-        }
     }
 
     /** The host token, never logged. */
@@ -176,45 +164,61 @@ public class EvalAiClient {
                 evaluation.stdout(), evaluation.stderr(), evaluation.metadata());
     }
 
-    /** One HTTP call, counted, its answer classified; {@code about} is the submission (or challenge) asked about. */
+    /**
+     * One HTTP call within the budget, counted, its answer classified; {@code about} is the submission (or challenge)
+     * asked about.
+     */
     private <T> T call(String kind, long about, Supplier<T> request) {
+        budget.acquire(BUDGET_WAIT);
         T answer;
         try {
             answer = request.get();
         } catch (WebApplicationException e) {
-            throw failure(kind, about, e.getResponse().getStatus(), e);
+            throw failure(kind, about, e.getResponse());
         } catch (ProcessingException e) {
             count(kind, EvalAiAnswer.UNAVAILABLE);
             LOG.debugf("EvalAI did not answer the %s request about %d: %s", kind, about, e.getMessage());
             throw new EvalAiUnavailableException(0, "EvalAI did not answer: " + e.getMessage(), e);
         }
         if (answer instanceof Response response) {
-            response.close();
-            if (response.getStatus() >= 400) {
-                throw failure(kind, about, response.getStatus(), null);
+            try (response) {
+                if (response.getStatus() >= 400) {
+                    throw failure(kind, about, response);
+                }
             }
         }
         count(kind, EvalAiAnswer.OK);
         state.answered();
+        token.answered();
         return answer;
     }
 
-    private RuntimeException failure(String kind, long about, int status, Throwable cause) {
-        var answer = EvalAiAnswer.of(status);
+    private RuntimeException failure(String kind, long about, Response response) {
+        int status = response.getStatus();
+        String body = EvalAiAnswer.body(() -> {
+            response.bufferEntity();
+            return response.readEntity(String.class);
+        });
+        var answer = EvalAiAnswer.of(status, body);
         count(kind, answer);
         String message = "EvalAI answered " + status + " to the " + kind + " request about " + about;
         return switch (answer) {
             case UNAVAILABLE -> {
+                if (status == 429) {
+                    EvalAiBudget.retryAfter(response.getHeaderString("Retry-After")).ifPresent(budget::pause);
+                }
                 LOG.debugf("%s", message);
-                yield new EvalAiUnavailableException(status, message, cause);
+                yield new EvalAiUnavailableException(status, message, null);
             }
             case REFUSED -> {
-                LOG.errorf("%s: the host token is not accepted (check the Secret evalai-token)", message);
-                yield new EvalAiRefusedException(status, message + ": the host token is not accepted");
+                state.answered();
+                LOG.errorf("%s: %s; EvalAI does not take the host token for this (check the Secret evalai-token and"
+                        + " that its user is a host of the challenge)", message, EvalAiAnswer.words(body));
+                yield new EvalAiRefusedException(status, message + ": " + EvalAiAnswer.words(body));
             }
             default -> {
                 state.answered();
-                yield new EvalAiRejectedException(status, message);
+                yield new EvalAiRejectedException(status, message + ": " + EvalAiAnswer.words(body));
             }
         };
     }

@@ -36,14 +36,14 @@ public interface RelayConfig {
     @WithDefault("60s")
     Duration lastReportWait();
 
-    /** How often every run not over is checked for a cancel on EvalAI. */
+    /** How often EvalAI is asked about each run (the cancel check's list of its challenge). */
     interface CancelCheck {
         /**
-         * A duration ({@code 60s}): the longest a run not over goes without EvalAI asked about it (plus the check's
-         * tick, a sixtieth of it); {@code off} disables the scheduled check (the tests run it themselves).
+         * The longest a run goes without EvalAI asked about it (plus half the outbox's tick, a sixtieth of it), from
+         * its submission to its final status confirmed; how long an update waits at most for its run's list.
          */
         @WithDefault("60s")
-        String every();
+        Duration every();
     }
 
     /**

@@ -11,7 +11,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 
 import org.carla.leaderboard.relay.config.RelayConfig;
-import org.carla.leaderboard.relay.service.CancelCheck;
+import org.carla.leaderboard.relay.service.EvalAiOutbox;
 import org.carla.leaderboard.relay.service.EventConsumers;
 import org.jboss.logging.Logger;
 
@@ -24,7 +24,7 @@ import io.quarkus.runtime.StartupEvent;
 /**
  * Which replica is active: the one holding the Lease {@code relay.leadership.name} (fabric8's {@code LeaderElector},
  * {@link LeaseCandidate}), or this one alone with {@code relay.leadership.lease=off}. The active relay consumes both
- * queues ({@link EventConsumers}) and runs the scheduled work (the cancel check, the stuck rules: each skipped on a
+ * queues ({@link EventConsumers}) and runs the scheduled work (the EvalAI outbox, the stuck rules: each skipped on a
  * standby, {@link Standby}); a standby consumes nothing and calls nothing on EvalAI. Gauge {@code relay_active} (1 or
  * 0); a log line when a term begins and ends.
  */
@@ -32,22 +32,22 @@ import io.quarkus.runtime.StartupEvent;
 public class Leadership {
 
     private static final Logger LOG = Logger.getLogger(Leadership.class);
-    /** After the application's own startup observers (the cancel check's job is scheduled by then). */
+    /** After the application's own startup observers (the outbox's job is scheduled by then). */
     private static final int AFTER_STARTUP = jakarta.interceptor.Interceptor.Priority.APPLICATION + 1000;
 
     private final RelayConfig.Leadership config;
     private final EventConsumers consumers;
-    private final CancelCheck cancelCheck;
+    private final EvalAiOutbox outbox;
     private final Instance<KubernetesClient> kubernetes;
     private final String identity;
     private volatile boolean active;
     private volatile LeaseCandidate candidate;
 
-    Leadership(RelayConfig config, EventConsumers consumers, CancelCheck cancelCheck,
+    Leadership(RelayConfig config, EventConsumers consumers, EvalAiOutbox outbox,
             Instance<KubernetesClient> kubernetes, MeterRegistry registry) {
         this.config = config.leadership();
         this.consumers = consumers;
-        this.cancelCheck = cancelCheck;
+        this.outbox = outbox;
         this.kubernetes = kubernetes;
         this.identity = podName() + "-" + UUID.randomUUID().toString().substring(0, 8);
         Gauge.builder("relay.active", this, leadership -> leadership.active() ? 1 : 0)
@@ -94,7 +94,7 @@ public class Leadership {
     }
 
     private void begin() {
-        cancelCheck.beginTerm();
+        outbox.beginTerm();
         consumers.start();
         active = true;
     }

@@ -1,12 +1,12 @@
 package org.carla.leaderboard.relay.service;
 
-import java.time.Instant;
+import java.time.Clock;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.carla.leaderboard.relay.store.SubmissionFiles;
-import org.carla.leaderboard.relay.store.SubmissionRecords;
+import org.carla.leaderboard.domain.layout.SubmissionFiles;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
+import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
 
 /**
@@ -24,11 +24,28 @@ class CancelRequests {
     private final SubmissionRecords records;
     private final SubmissionFiles files;
     private final RelayMetrics metrics;
+    private final Clock clock;
 
-    CancelRequests(SubmissionRecords records, SubmissionFiles files, RelayMetrics metrics) {
+    CancelRequests(SubmissionRecords records, SubmissionFiles files, RelayMetrics metrics, Clock clock) {
         this.records = records;
         this.files = files;
         this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /**
+     * A run EvalAI lists cancelled: passed on on its record read again (the index it was found in lags), while that
+     * run is current and not over; a failure is logged, and the run's next list tries again.
+     */
+    void passOn(IndexedRuns.Found run) {
+        var seen = run.record();
+        try {
+            records.find(run.destination().table(), seen.teamId(), seen.submissionId())
+                    .filter(record -> record.run() == seen.run() && !record.isTerminal())
+                    .ifPresent(record -> request(record, run.destination()));
+        } catch (RuntimeException e) {
+            LOG.warnf("submission %s cancelled on EvalAI, not passed on yet: %s", seen.submissionId(), e.getMessage());
+        }
     }
 
     /** False when the run was no longer current or already over: nothing was written. */
@@ -43,7 +60,7 @@ class CancelRequests {
             LOG.infof("submission %s: run %d cancelled on EvalAI; cancel recorded and control object written",
                     record.submissionId(), record.run());
         }
-        files.requestCancel(destination.bucket(), record.submissionId(), record.run(), Instant.now());
+        files.requestCancel(destination.bucket(), record.submissionId(), record.run(), clock.instant());
         return true;
     }
 }

@@ -9,6 +9,7 @@ import java.util.OptionalInt;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.layout.SubmissionFiles;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.CheckpointMerge;
@@ -17,7 +18,6 @@ import org.carla.leaderboard.domain.results.ResultsJson;
 import org.carla.leaderboard.relay.client.Evaluation;
 import org.carla.leaderboard.relay.config.RelayConfig;
 import org.carla.leaderboard.relay.service.RunVerdict.MergedResults;
-import org.carla.leaderboard.relay.store.SubmissionFiles;
 import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.core.JacksonException;

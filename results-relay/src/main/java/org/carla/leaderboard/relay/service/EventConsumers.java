@@ -1,11 +1,13 @@
 package org.carla.leaderboard.relay.service;
 
+import java.util.List;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.messaging.QueueConsumer;
 import org.carla.leaderboard.messaging.QueueConsumers;
+import org.carla.leaderboard.messaging.QueueService;
 import org.carla.leaderboard.messaging.QueuesConfig;
 import org.carla.leaderboard.relay.config.RelayConfig;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -21,7 +23,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * gets consumers of its own.
  */
 @ApplicationScoped
-public class EventConsumers {
+public class EventConsumers implements QueueService {
 
     private final Supplier<QueueConsumers> fresh;
     private QueueConsumers current;
@@ -59,6 +61,7 @@ public class EventConsumers {
      * Alive while both consumers' polling threads poll; a standby relay has none and is alive (a restart would not
      * make it consume).
      */
+    @Override
     public HealthCheck liveness() {
         return () -> {
             QueueConsumers consumers;
@@ -69,5 +72,11 @@ public class EventConsumers {
                     : HealthCheckResponse.named(QueueConsumers.LIVENESS).up()
                             .withData("consuming", "no: standby (another replica is active)").build();
         };
+    }
+
+    /** The two queues it reads (its tables: {@code health.TablesReadiness}). */
+    @Override
+    public List<String> neededQueues() {
+        return List.of(QueuesConfig.SUBMISSION_EVENTS, QueuesConfig.PROGRESS_REPORTS);
     }
 }

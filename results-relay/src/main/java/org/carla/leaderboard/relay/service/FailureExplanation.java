@@ -1,17 +1,16 @@
 package org.carla.leaderboard.relay.service;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
+import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.layout.SubmissionFiles;
 import org.carla.leaderboard.relay.config.RelayConfig;
-import org.carla.leaderboard.relay.store.SubmissionFiles;
 
 /**
  * The stderr of a failed submission: why the Job ended, then the last lines of each failing container's log as logcopy
@@ -57,7 +56,8 @@ class FailureExplanation {
             }
             var tail = LogsLayout.containerLog(container.name())
                     .flatMap(path -> files.tail(bucket, event.submission().submissionId(), path, limits.maxBytes()));
-            text.append(tail.map(this::lastLines).filter(lines -> !lines.isBlank()).orElse("(no log was uploaded)\n"));
+            text.append(tail.map(log -> SubmissionFiles.lastLines(log, limits.maxLines()))
+                    .filter(lines -> !lines.isBlank()).map(lines -> lines + "\n").orElse("(no log was uploaded)\n"));
         }
         return text.toString();
     }
@@ -99,15 +99,5 @@ class FailureExplanation {
             parts.add("restarted " + container.restartCount() + (container.restartCount() == 1 ? " time" : " times"));
         }
         return parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")";
-    }
-
-    private String lastLines(String tail) {
-        var lines = tail.split("\n", -1);
-        int end = lines.length;
-        if (end > 0 && lines[end - 1].isEmpty()) {
-            end--;
-        }
-        int start = Math.max(0, end - limits.maxLines());
-        return String.join("\n", Arrays.copyOfRange(lines, start, end)) + "\n";
     }
 }

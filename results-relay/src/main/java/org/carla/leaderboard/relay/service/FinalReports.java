@@ -1,5 +1,6 @@
 package org.carla.leaderboard.relay.service;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -10,23 +11,20 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.NotLaunched;
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.layout.SubmissionFiles;
 import org.carla.leaderboard.domain.record.GpuUsage;
 import org.carla.leaderboard.domain.results.Metric;
-import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.domain.track.TrackCatalog;
-import org.carla.leaderboard.relay.client.EvalAiClient;
 import org.carla.leaderboard.relay.client.Evaluation;
 import org.carla.leaderboard.relay.config.RelayConfig;
-import org.carla.leaderboard.relay.service.StatusReads.PendingConfirm;
+import org.carla.leaderboard.relay.service.EvalAiOutbox.Final;
 import org.carla.leaderboard.relay.store.Qualifiers;
-import org.carla.leaderboard.relay.store.SubmissionFiles;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
@@ -34,20 +32,18 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The end of a submission: its Job finished, or it was never launched. In this order, so that a crash at any point
- * loses nothing and repeats nothing EvalAI would notice:
+ * The end of a submission: its Job finished, it was never launched, or a stuck rule ends or re-sends it. It composes
+ * and records; {@link EvalAiOutbox} sends and confirms. In this order, so that a crash at any point loses nothing and
+ * repeats nothing EvalAI would notice:
  * <ol>
  * <li>decide the final status and write it with the metrics to the record, conditional on the record not being final
  * yet, with {@code evalai_final_sent = false};</li>
- * <li>send it to EvalAI and re-read the submission until EvalAI shows it;</li>
- * <li>set {@code evalai_final_sent = true}.</li>
+ * <li>send it to EvalAI (the outbox, at once) and read, at the run's next turn, what EvalAI shows;</li>
+ * <li>set {@code evalai_final_sent = true} ({@link #confirmed}).</li>
  * </ol>
- * While the scheduled cancel check runs, the confirming read of a run asked about less than an interval ago waits for
- * the run's next turn ({@link StatusReads}, {@link #confirm}) and step 3 comes then: EvalAI shows the final status at
- * once, its confirmation costs no call beyond one per interval.
- * An event for a final record whose report was sent is dropped. One whose report was not sent (a crash, or EvalAI
- * down, between 1 and 3) sends the recorded status again: the update is idempotent, so the worst case is the same
- * report twice, never none.
+ * An event for a final record whose report was confirmed is dropped. One whose report was recorded and not confirmed
+ * (a relay killed, or EvalAI down, between 1 and 3; another replica's) is composed again and read first: EvalAI showing
+ * it confirms it, showing another status sends it again (the update is idempotent).
  */
 @ApplicationScoped
 class FinalReports {
@@ -66,39 +62,38 @@ class FinalReports {
     private final EvaluationFiles evaluationFiles;
     private final FailureExplanation failures;
     private final Qualifiers qualifiers;
-    private final EvalAiClient evalAi;
     private final RelayMetrics metrics;
     private final Duration lastReportWait;
     private final ObjectMapper mapper;
     private final TrackCatalog catalog;
-    private final StatusReads reads;
+    private final Clock clock;
 
     FinalReports(SubmissionRecords records, SubmissionFiles files, EvaluationFiles evaluationFiles,
-            FailureExplanation failures, Qualifiers qualifiers, EvalAiClient evalAi, RelayMetrics metrics,
-            RelayConfig config, ObjectMapper mapper, TrackCatalog catalog, StatusReads reads) {
+            FailureExplanation failures, Qualifiers qualifiers, RelayMetrics metrics, RelayConfig config,
+            ObjectMapper mapper, TrackCatalog catalog, Clock clock) {
         this.catalog = catalog;
-        this.reads = reads;
+        this.clock = clock;
         this.records = records;
         this.files = files;
         this.evaluationFiles = evaluationFiles;
         this.failures = failures;
         this.qualifiers = qualifiers;
-        this.evalAi = evalAi;
         this.metrics = metrics;
         this.lastReportWait = config.lastReportWait();
         this.mapper = mapper;
     }
 
-    void jobFinished(SubmissionRecord record, JobFinished event, Destination destination) {
+    /** The run's report at its Job's end; empty when it is not this run's to send (sent, or the record moved on). */
+    Optional<Final> jobFinished(SubmissionRecord record, JobFinished event, Destination destination) {
         if (!record.isTerminal()) {
             awaitLastReport(record, event);
         }
-        report(record, event, destination, (current, recorded) -> composeFinished(current, event, destination,
+        return report(record, event, destination, (current, recorded) -> composeFinished(current, event, destination,
                 recorded));
     }
 
-    void notLaunched(SubmissionRecord record, NotLaunched event, Destination destination) {
-        report(record, event, destination, (current, recorded) -> composeNotLaunched(
+    Optional<Final> notLaunched(SubmissionRecord record, NotLaunched event, Destination destination) {
+        return report(record, event, destination, (current, recorded) -> composeNotLaunched(
                 event.reason() == NotLaunched.Reason.NOT_ALLOWED, recorded));
     }
 
@@ -113,7 +108,7 @@ class FinalReports {
         }
         Instant ended = event.finishedAt() != null ? event.finishedAt() : event.at();
         Instant until = ended.plus(lastReportWait);
-        if (Instant.now().isBefore(until)) {
+        if (clock.instant().isBefore(until)) {
             throw new LastReportPendingException("submission " + record.submissionId() + ": waiting for logcopy's"
                     + " last report of run " + record.run() + " until " + until);
         }
@@ -124,8 +119,9 @@ class FinalReports {
      * reads, the results reported so far shown, its GPU-hours counted to now. job-launcher then deletes the run's Job
      * (the record is final), and that Job's end finds the report sent.
      */
-    boolean stalled(SubmissionRecord record, SubmissionIdentity submission, Destination destination, String why) {
-        Instant now = Instant.now();
+    Optional<Final> stalled(SubmissionRecord record, SubmissionIdentity submission, Destination destination,
+            String why) {
+        Instant now = clock.instant();
         return report(record, submission, STALLED, now, destination, (current, recorded) -> compose(current, destination,
                 recorded.or(() -> Optional.of(SubmissionStatus.FAILED)), current.workerPairs().orElse(1),
                 reason -> why + "\n", gpuHours(current, now), recorded.isPresent()));
@@ -138,8 +134,8 @@ class FinalReports {
      * the run's GPU-hours from its recorded start and end. A run whose pod never started and that was not allowed or
      * cancelled gets the not-launched report again.
      */
-    boolean resend(SubmissionRecord record, SubmissionIdentity submission, Destination destination) {
-        Instant ended = record.times().ended() != null ? record.times().ended() : Instant.now();
+    Optional<Final> resend(SubmissionRecord record, SubmissionIdentity submission, Destination destination) {
+        Instant ended = record.times().ended() != null ? record.times().ended() : clock.instant();
         return report(record, submission, UNCONFIRMED, ended, destination, (current, recorded) -> {
             boolean notAllowed = NOT_ALLOWED.equals(current.failureReason());
             if (current.times().started() == null && (notAllowed || current.is(SubmissionStatus.CANCELLED))) {
@@ -151,39 +147,34 @@ class FinalReports {
         });
     }
 
-    private void report(SubmissionRecord record, SubmissionEvent event, Destination destination, Composer composer) {
-        report(record, event.submission(), event.type(), endTime(event), destination, composer);
+    private Optional<Final> report(SubmissionRecord record, SubmissionEvent event, Destination destination,
+            Composer composer) {
+        return report(record, event.submission(), event.type(), endTime(event), destination, composer);
     }
 
     /**
-     * {@code type}: what asked for the report (an event's type, or a stuck rule), for the logs and the metrics. True
-     * when EvalAI shows the report now; false when it was not this run's to send (sent already, or the record moved on).
+     * {@code type}: what asked for the report (an event's type, or a stuck rule), for the logs and the metrics. The
+     * report recorded, for the outbox to send (or, recorded before, to read first); empty when it is not this run's to
+     * send (confirmed already, or the record moved on).
      */
-    private boolean report(SubmissionRecord record, SubmissionIdentity submission, String type, Instant endTime,
-            Destination destination, Composer composer) {
+    private Optional<Final> report(SubmissionRecord record, SubmissionIdentity submission, String type,
+            Instant endTime, Destination destination, Composer composer) {
         Optional<SubmissionStatus> recorded = Optional.empty();
         if (record.isTerminal()) {
-            if (reads.confirming(submission.submissionPk(), record.run())) {
-                // A repeat (job-launcher's replicas both report a Job's end): sent already, its confirmation is due.
-                LOG.infof("submission %d: dropping %s of run %d, its %s was sent and is confirmed at the run's next"
-                        + " ask", submission.submissionPk(), type, record.run(), record.status());
-                metrics.dropped(type, RelayMetrics.FINAL);
-                return false;
-            }
             if (record.finalSent()) {
                 LOG.infof("submission %d: dropping %s of run %d, already reported %s to EvalAI",
                         submission.submissionPk(), type, record.run(), record.status());
                 metrics.dropped(type, RelayMetrics.FINAL);
-                return false;
+                return Optional.empty();
             }
             recorded = Optional.of(record.status());
-            LOG.infof("submission %d: run %d %s recorded but not confirmed by EvalAI; sending it again",
-                    submission.submissionPk(), record.run(), record.status());
+            LOG.infof("submission %d: run %d %s recorded but not confirmed by EvalAI; EvalAI is read first, and it is"
+                    + " sent again unless EvalAI shows it", submission.submissionPk(), record.run(), record.status());
         }
         var report = composer.compose(record, recorded);
         // A silent run is failed only if it is still silent: a report that arrived meanwhile keeps it running.
         if (recorded.isEmpty() && !records.recordFinal(destination.table(), record, report.status(), endTime,
-                report.metrics(), report.failure(), report.gpuHours(), Instant.now(), STALLED.equals(type))) {
+                report.metrics(), report.failure(), report.gpuHours(), clock.instant(), STALLED.equals(type))) {
             // Another event of the run made the record final in the meantime (or the run was superseded).
             var winner = records.find(destination.table(), record.teamId(), record.submissionId())
                     .filter(found -> found.run() == record.run() && found.isTerminal() && !found.finalSent());
@@ -191,9 +182,10 @@ class FinalReports {
                 LOG.infof("submission %d: dropping %s of run %d, the record moved on meanwhile",
                         submission.submissionPk(), type, record.run());
                 metrics.dropped(type, RelayMetrics.FINAL);
-                return false;
+                return Optional.empty();
             }
-            report = composer.compose(winner.get(), Optional.of(winner.get().status()));
+            recorded = Optional.of(winner.get().status());
+            report = composer.compose(winner.get(), recorded);
         }
         // The run is over: a cancel request left behind must not stop the next run's pod.
         files.withdrawCancel(destination.bucket(), record.submissionId());
@@ -202,66 +194,38 @@ class FinalReports {
             LOG.infof("submission %d: team %d qualified for %s", submission.submissionPk(), submission.teamId(),
                     report.qualifiesFor());
         }
-        evalAi.sendFinal(submission, report.status(), report.evaluation());
-        var confirm = new PendingConfirm(submission, record, report.status(), report.evaluation(), destination);
-        if (reads.waits(confirm, Instant.now())) {
-            metrics.relayed(type);
-            LOG.infof("submission %d: run %d %s sent to EvalAI, confirmed at the run's next ask",
-                    submission.submissionPk(), record.run(), report.status());
-            return true;
-        }
-        evalAi.awaitShown(submission, report.status());
-        records.markFinalSent(destination.table(), record, report.status());
-        metrics.relayed(type);
-        LOG.infof("submission %d: run %d %s reported to EvalAI", submission.submissionPk(), record.run(),
-                report.status());
-        return true;
+        return Optional.of(new Final(record, submission, report.status(), report.evaluation(), destination, type,
+                recorded.isPresent()));
+    }
+
+    /** The outbox sent the report. */
+    void sent(Final report) {
+        metrics.relayed(report.type());
+        LOG.infof("submission %d: run %d %s sent to EvalAI, confirmed at the run's next ask",
+                report.submission().submissionPk(), report.record().run(), report.status());
     }
 
     /**
-     * The read confirming a final status sent earlier, at the run's turn ({@link StatusReads}; under the submission's
-     * lock), only while the record is still that run, with that status, unconfirmed (a resume in the minute before
-     * makes EvalAI show the next run: a report sent again would overwrite it): {@code evalai_final_sent} when EvalAI
-     * shows it; otherwise (a late update of another process took its place) the same report sent again, to be
-     * confirmed at the run's next turn. A read EvalAI does not answer is made again at the next tick; a relay that stops
-     * before it leaves the record unconfirmed for the stuck rule {@code unconfirmed-final}.
+     * Whether the report is still the run's to confirm: the record still that run, with that status, unconfirmed (a
+     * resume meanwhile makes EvalAI show the next run: sending the report again would overwrite it).
      */
-    void confirm(PendingConfirm confirm) {
-        var submission = confirm.submission();
-        long pk = submission.submissionPk();
-        var sentFor = confirm.record();
-        try {
-            // A resume meanwhile (the next run) or a confirmation elsewhere: this report is no longer the run's to send.
-            var current = records.find(confirm.destination().table(), sentFor.teamId(), sentFor.submissionId())
-                    .filter(record -> record.run() == sentFor.run() && record.is(confirm.status())
-                            && !record.finalSent());
-            if (current.isEmpty()) {
-                LOG.infof("submission %d: the confirmation of run %d %s dropped, the record moved on", pk,
-                        sentFor.run(), confirm.status());
-                return;
-            }
-            Instant sent = Instant.now();
-            var shown = evalAi.shownAfterFinal(submission);
-            reads.asked(pk, sent);
-            if (shown == EvalAiStatus.valueOf(confirm.status().name())) {
-                records.markFinalSent(confirm.destination().table(), confirm.record(), confirm.status());
-                LOG.infof("submission %d: run %d %s reported to EvalAI", pk, confirm.record().run(), confirm.status());
-                return;
-            }
-            LOG.warnf("submission %d: EvalAI shows %s after the final update %s of run %d; sending it again", pk,
-                    shown.value(), confirm.status().evalAiValue(), confirm.record().run());
-            evalAi.sendFinal(submission, confirm.status(), confirm.evaluation());
-            reads.waits(confirm, Instant.now());
-        } catch (EvalAiRejectedException e) {
-            // The record stays unconfirmed: the stuck rule unconfirmed-final reports it to the operators.
-            LOG.errorf("submission %d: EvalAI refuses the final report of run %d (%s)", pk, confirm.record().run(),
-                    e.getMessage());
-        } catch (RuntimeException e) {
-            evalAi.noteFailure(e);
-            reads.again(confirm);
-            LOG.warnf("submission %d: the final status of run %d not confirmed yet: %s", pk, confirm.record().run(),
-                    e.getMessage());
+    boolean unconfirmed(Final report) {
+        var sentFor = report.record();
+        boolean current = records.find(report.destination().table(), sentFor.teamId(), sentFor.submissionId())
+                .filter(record -> record.run() == sentFor.run() && record.is(report.status()) && !record.finalSent())
+                .isPresent();
+        if (!current) {
+            LOG.infof("submission %d: the confirmation of run %d %s dropped, the record moved on",
+                    report.submission().submissionPk(), sentFor.run(), report.status());
         }
+        return current;
+    }
+
+    /** EvalAI shows the run's final status: {@code evalai_final_sent}. */
+    void confirmed(Final report) {
+        records.markFinalSent(report.destination().table(), report.record(), report.status());
+        LOG.infof("submission %d: run %d %s reported to EvalAI", report.submission().submissionPk(),
+                report.record().run(), report.status());
     }
 
     private FinalReport composeNotLaunched(boolean notAllowed, Optional<SubmissionStatus> recorded) {
@@ -290,7 +254,8 @@ class FinalReports {
         var merged = evaluationFiles.mergedResults(destination.bucket(), id, record.expectedRoutes(), workerPairs);
         boolean unrequestedCancel = Progress.Ending.UNREQUESTED_CANCEL.name().equals(record.lastEnding());
         var verdict = RunVerdict.judge(record.cancelRequested(), unrequestedCancel,
-                files.statusFiles(destination.bucket(), id), workerPairs, merged);
+                files.statusFiles(destination.bucket(), id).stream().map(SubmissionFiles.StatusFile::name).toList(),
+                workerPairs, merged);
         var status = decided.orElse(verdict.status());
         String stderr = "";
         if (status == SubmissionStatus.FAILED) {

@@ -8,9 +8,6 @@ import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.messaging.MessageHandler;
 import org.carla.leaderboard.messaging.ReceivedMessage;
-import org.carla.leaderboard.messaging.RejectedMessageException;
-import org.carla.leaderboard.relay.client.EvalAiClient;
-import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
 import org.jboss.logging.Logger;
 
@@ -18,7 +15,8 @@ import org.jboss.logging.Logger;
  * One report of {@code progress-reports}, which submission pods send and a participant's code may forge: believed only
  * when the submission's record exists, its current run is the report's and that run is RUNNING. The submission's
  * identity (team name, challenge, phase, track) comes from the record, never from the report; the files relayed come
- * from the submission's own prefix. A report not believed is logged, counted by reason and deleted.
+ * from the submission's own prefix; news goes to EvalAI through the {@link EvalAiOutbox}, after the run's next list. A
+ * report not believed is logged, counted by reason and deleted.
  */
 @ApplicationScoped
 public class ProgressReportHandler implements MessageHandler {
@@ -30,11 +28,11 @@ public class ProgressReportHandler implements MessageHandler {
     private final RunningReports running;
     private final SubmissionLocks locks;
     private final RelayMetrics metrics;
-    private final EvalAiClient evalAi;
+    private final EvalAiOutbox outbox;
 
     ProgressReportHandler(TrackCatalog catalog, SubmissionRecords records, RunningReports running,
-            SubmissionLocks locks, RelayMetrics metrics, EvalAiClient evalAi) {
-        this.evalAi = evalAi;
+            SubmissionLocks locks, RelayMetrics metrics, EvalAiOutbox outbox) {
+        this.outbox = outbox;
         this.catalog = catalog;
         this.records = records;
         this.running = running;
@@ -51,14 +49,7 @@ public class ProgressReportHandler implements MessageHandler {
             drop(report, RelayMetrics.UNKNOWN_SUBMISSION, "leaderboard '" + ref.leaderboard() + "' is not configured");
             return;
         }
-        try {
-            locks.run(ref.submissionPk(), () -> believe(report, leaderboard.get()));
-        } catch (EvalAiRejectedException e) {
-            throw new RejectedMessageException("evalai-rejected", e.getMessage(), e);
-        } catch (RuntimeException e) {
-            evalAi.noteFailure(e);
-            throw e;
-        }
+        locks.run(ref.submissionPk(), () -> believe(report, leaderboard.get()));
     }
 
     private void believe(Progress report, Destination leaderboard) {
@@ -82,7 +73,8 @@ public class ProgressReportHandler implements MessageHandler {
             return;
         }
         var identity = record.identity().get();
-        running.progress(record, identity, report, leaderboard.forPhase(catalog, identity.phasePk()));
+        running.progress(record, identity, report, leaderboard.forPhase(catalog, identity.phasePk()))
+                .ifPresent(outbox::partial);
     }
 
     private void drop(Progress report, String reason, String why) {

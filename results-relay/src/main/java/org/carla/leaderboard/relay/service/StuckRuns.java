@@ -1,5 +1,6 @@
 package org.carla.leaderboard.relay.service;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -7,7 +8,6 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.carla.leaderboard.domain.evalai.EvalAiRejectedException;
 import org.carla.leaderboard.domain.record.StuckConfig;
 import org.carla.leaderboard.domain.record.StuckMetrics;
 import org.carla.leaderboard.domain.record.StuckRules;
@@ -15,7 +15,6 @@ import org.carla.leaderboard.domain.record.StuckRules.Finding;
 import org.carla.leaderboard.domain.record.StuckRules.Rule;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.relay.client.EvalAiClient;
-import org.carla.leaderboard.relay.client.EvalAiNotShownException;
 import org.carla.leaderboard.relay.lease.Standby;
 import org.carla.leaderboard.relay.service.IndexedRuns.Found;
 import org.carla.leaderboard.relay.store.SubmissionRecord;
@@ -55,16 +54,20 @@ public class StuckRuns {
     private final FinalReports finals;
     private final SubmissionLocks locks;
     private final EvalAiClient evalAi;
+    private final EvalAiOutbox outbox;
     private final StuckConfig config;
     private final StuckMetrics metrics;
+    private final Clock clock;
 
     StuckRuns(IndexedRuns runs, SubmissionRecords records, FinalReports finals, SubmissionLocks locks,
-            EvalAiClient evalAi, StuckConfig config, MeterRegistry registry) {
+            EvalAiClient evalAi, EvalAiOutbox outbox, StuckConfig config, MeterRegistry registry, Clock clock) {
         this.runs = runs;
         this.records = records;
         this.finals = finals;
         this.locks = locks;
         this.evalAi = evalAi;
+        this.outbox = outbox;
+        this.clock = clock;
         this.config = config;
         this.metrics = new StuckMetrics(registry, Rule.NO_PROGRESS, Rule.UNCONFIRMED_FINAL);
     }
@@ -72,7 +75,7 @@ public class StuckRuns {
     @Scheduled(identity = "stuck-no-progress", every = "${stuck.check-every}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Standby.class)
     void checkSilentRuns() {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         int stuck = 0;
         for (Found found : find(Rule.NO_PROGRESS, records::notOver)) {
             if (found.record().is(SubmissionStatus.RUNNING) && finding(Rule.NO_PROGRESS, found.record(), now)
@@ -87,22 +90,19 @@ public class StuckRuns {
     @Scheduled(identity = "stuck-unconfirmed-final", every = "${stuck.check-every}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Standby.class)
     void checkUnconfirmedFinals() {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         int stuck = 0;
-        boolean evalAiAnswers = true;
         for (Found found : find(Rule.UNCONFIRMED_FINAL, records::unconfirmedFinals)) {
             var finding = finding(Rule.UNCONFIRMED_FINAL, found.record(), now);
             if (finding.isEmpty()) {
                 continue;
             }
             stuck++;
-            LOG.warnf("stuck rule %s: submission %s run %d %s recorded %d s ago (%s), not confirmed by EvalAI%s",
+            LOG.warnf("stuck rule %s: submission %s run %d %s recorded %d s ago (%s), not confirmed by EvalAI; EvalAI is"
+                    + " read at the run's next turn, and it is sent again unless EvalAI shows it",
                     Rule.UNCONFIRMED_FINAL.label(), found.record().submissionId(), found.record().run(),
-                    found.record().status(), finding.get().stuckFor().toSeconds(), finding.get().since(),
-                    evalAiAnswers ? "; sending it again" : "; EvalAI does not answer, again at the next check");
-            if (evalAiAnswers) {
-                evalAiAnswers = mendUnconfirmed(found);
-            }
+                    found.record().status(), finding.get().stuckFor().toSeconds(), finding.get().since());
+            mendUnconfirmed(found);
         }
         metrics.found(Rule.UNCONFIRMED_FINAL, stuck);
     }
@@ -126,7 +126,7 @@ public class StuckRuns {
     private void mendSilence(Found found) {
         var seen = found.record();
         try {
-            Instant now = Instant.now();
+            Instant now = clock.instant();
             var current = records.find(found.destination().table(), seen.teamId(), seen.submissionId())
                     .filter(record -> record.run() == seen.run() && record.is(SubmissionStatus.RUNNING));
             var finding = current.flatMap(record -> finding(Rule.NO_PROGRESS, record, now));
@@ -139,7 +139,9 @@ public class StuckRuns {
                 LOG.warnf("stuck rule %s: submission %s run %d silent for %d s (since %s): failing it",
                         Rule.NO_PROGRESS.label(), record.submissionId(), record.run(), silence.stuckFor().toSeconds(),
                         silence.since());
-                if (finals.stalled(record, record.identity().get(), found.destination(), failure(silence))) {
+                var report = finals.stalled(record, record.identity().get(), found.destination(), failure(silence));
+                if (report.isPresent()) {
+                    outbox.send(report.get());
                     metrics.mended(Rule.NO_PROGRESS, FAILED);
                 }
                 return;
@@ -167,35 +169,28 @@ public class StuckRuns {
     }
 
     /**
-     * Under the submission's lock, the record read again, still final in that run and unconfirmed: its report sent
-     * again. False when EvalAI did not answer (the others wait for the next check).
+     * Under the submission's lock, the record read again, still final in that run and unconfirmed, and not already
+     * waiting for its confirmation: its report composed again for the outbox, which reads EvalAI first.
      */
-    private boolean mendUnconfirmed(Found found) {
+    private void mendUnconfirmed(Found found) {
         var seen = found.record();
-        boolean[] answered = { true };
         locks.run(Long.parseLong(seen.submissionId()), () -> {
             try {
                 var current = records.find(found.destination().table(), seen.teamId(), seen.submissionId())
-                        .filter(record -> record.run() == seen.run() && record.isTerminal() && !record.finalSent());
+                        .filter(record -> record.run() == seen.run() && record.isTerminal() && !record.finalSent())
+                        .filter(record -> !outbox.confirming(Long.parseLong(record.submissionId()), record.run()));
                 if (current.isEmpty() || current.get().identity().isEmpty()) {
                     return;
                 }
-                if (finals.resend(current.get(), current.get().identity().get(), found.destination())) {
+                var report = finals.resend(current.get(), current.get().identity().get(), found.destination());
+                if (report.isPresent()) {
+                    outbox.send(report.get());
                     metrics.mended(Rule.UNCONFIRMED_FINAL, FINAL_SENT);
                 }
-            } catch (EvalAiRejectedException e) {
-                LOG.errorf("stuck rule %s: EvalAI refuses the final report of submission %s (%s); an operator must"
-                        + " look", Rule.UNCONFIRMED_FINAL.label(), seen.submissionId(), e.getMessage());
-            } catch (EvalAiNotShownException e) {
-                LOG.warnf("stuck rule %s: submission %s sent again, %s; again in %s", Rule.UNCONFIRMED_FINAL.label(),
-                        seen.submissionId(), e.getMessage(), config.checkEvery());
             } catch (RuntimeException e) {
-                evalAi.noteFailure(e);
-                LOG.warnf("stuck rule %s: submission %s not sent again now (%s); again in %s",
+                LOG.warnf("stuck rule %s: submission %s not mended now (%s); again in %s",
                         Rule.UNCONFIRMED_FINAL.label(), seen.submissionId(), e.getMessage(), config.checkEvery());
-                answered[0] = false;
             }
         });
-        return answered[0];
     }
 }

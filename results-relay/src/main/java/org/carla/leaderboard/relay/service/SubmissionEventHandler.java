@@ -19,8 +19,9 @@ import org.jboss.logging.Logger;
 /**
  * One lifecycle event of {@code submission-events} (only ingest-service and job-launcher send there, so its identity is
  * taken as sent): parsed with the domain's codec (a malformed one is dead-lettered by the consumer), checked against the
- * record's current run, then relayed. An event of another run, or of a submission with no record, is logged, counted
- * and deleted: a resumed submission is never finalized by an earlier run's events.
+ * record's current run, recorded ({@link RunningReports}, {@link FinalReports}) and handed to the {@link EvalAiOutbox}.
+ * An event of another run, or of a submission with no record, is logged, counted and deleted: a resumed submission is
+ * never finalized by an earlier run's events.
  */
 @ApplicationScoped
 public class SubmissionEventHandler implements MessageHandler {
@@ -34,10 +35,13 @@ public class SubmissionEventHandler implements MessageHandler {
     private final SubmissionLocks locks;
     private final RelayMetrics metrics;
     private final EvalAiClient evalAi;
+    private final EvalAiOutbox outbox;
 
     SubmissionEventHandler(TrackCatalog catalog, SubmissionRecords records, RunningReports running,
-            FinalReports finals, SubmissionLocks locks, RelayMetrics metrics, EvalAiClient evalAi) {
+            FinalReports finals, SubmissionLocks locks, RelayMetrics metrics, EvalAiClient evalAi,
+            EvalAiOutbox outbox) {
         this.evalAi = evalAi;
+        this.outbox = outbox;
         this.catalog = catalog;
         this.records = records;
         this.running = running;
@@ -82,11 +86,16 @@ public class SubmissionEventHandler implements MessageHandler {
             return;
         }
         if (event instanceof JobStarted started) {
-            running.jobStarted(record, started, destination);
+            running.jobStarted(record, started, destination).ifPresent(outbox::start);
+        } else if (record.isTerminal() && outbox.confirming(submission.submissionPk(), record.run())) {
+            // A repeat (job-launcher's replicas both report a Job's end): sent already, its confirmation is due.
+            LOG.infof("submission %d: dropping %s of run %d, its %s was sent and is confirmed at the run's next ask",
+                    submission.submissionPk(), event.type(), record.run(), record.status());
+            metrics.dropped(event.type(), RelayMetrics.FINAL);
         } else if (event instanceof JobFinished finished) {
-            finals.jobFinished(record, finished, destination);
+            finals.jobFinished(record, finished, destination).ifPresent(outbox::send);
         } else if (event instanceof NotLaunched notLaunched) {
-            finals.notLaunched(record, notLaunched, destination);
+            finals.notLaunched(record, notLaunched, destination).ifPresent(outbox::send);
         }
     }
 }

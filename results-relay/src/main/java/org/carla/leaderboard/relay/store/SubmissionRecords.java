@@ -145,23 +145,18 @@ public class SubmissionRecords {
     }
 
     /**
-     * What a believed progress report says: its time, routes done and total, where the results are, and, in a last
-     * report, how logcopy ended and what it could not upload; with its results digest when its results reached EvalAI
-     * ({@code relayed}). Only while the run is RUNNING.
+     * What a believed progress report says, as of {@code at} (the relay's clock, when it believed the report: never the
+     * time the report claims, which a pod writes): its routes done and total, where the results are, and, in a last
+     * report, how logcopy ended and what it could not upload. Only while the run is RUNNING.
      */
-    public boolean recordProgress(String table, SubmissionRecord record, Progress report, String location,
-            boolean relayed) {
+    public boolean recordProgress(String table, SubmissionRecord record, Progress report, String location, Instant at) {
         var write = new Write(record.run());
         write.name("#progress", LAST_PROGRESS_TIME).name("#done", ROUTES_DONE).name("#total", ROUTES_TOTAL)
                 .name("#location", RESULTS_LOCATION);
-        write.value(":progress", text(report.at().toString())).value(":done", number(report.routesDone()))
+        write.value(":progress", text(at.toString())).value(":done", number(report.routesDone()))
                 .value(":total", number(report.routesTotal())).value(":location", text(location))
                 .value(":running", text(SubmissionStatus.RUNNING.name()));
         var update = new StringBuilder("SET #progress = :progress, #done = :done, #total = :total, #location = :location");
-        if (relayed) {
-            write.name("#digest", LAST_RESULTS_DIGEST).value(":digest", text(report.resultsDigest()));
-            update.append(", #digest = :digest");
-        }
         if (report.ending() != null) {
             write.name("#ending", LAST_ENDING).value(":ending", text(report.ending().name()));
             update.append(", #ending = :ending");
@@ -172,6 +167,14 @@ public class SubmissionRecords {
             }
         }
         return write.apply(table, record, update.toString(), OF_RUN + " AND #status = :running");
+    }
+
+    /** The report's results reached EvalAI: its results digest, the run's last relayed. Only while the run is RUNNING. */
+    public boolean recordRelayed(String table, SubmissionRecord record, Progress report) {
+        var write = new Write(record.run());
+        write.name("#digest", LAST_RESULTS_DIGEST).value(":digest", text(report.resultsDigest()))
+                .value(":running", text(SubmissionStatus.RUNNING.name()));
+        return write.apply(table, record, "SET #digest = :digest", OF_RUN + " AND #status = :running");
     }
 
     /**

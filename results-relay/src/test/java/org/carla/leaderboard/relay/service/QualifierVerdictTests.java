@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.junit.jupiter.api.Test;
 
 class QualifierVerdictTests {
 
     private static final TrackSpec QUALIFIER = new TrackSpec("leaderboard-20", "SENSORS_QUALIFIER", "bucket",
-            "/routes.xml", 20, 1, 4, "g5.12xlarge", "sim", "lb", "pr", "vulkan", 3600, 4, false, "SENSORS",
+            LeaderboardVersion.V2_0, "/routes.xml", null, 20, 1, 4, "g5.12xlarge", "sim", "lb", "pr", "vulkan", 3600, 4, false, "SENSORS",
             Map.of("driving_score", 5.0, "route_completion", 20.0));
 
     @Test

@@ -1,7 +1,6 @@
 package org.carla.leaderboard.localstack.servers.dynamodb;
 
-import java.io.IOException;
-
+import org.carla.leaderboard.localstack.servers.common.ServerLauncher;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -11,8 +10,7 @@ import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
 /**
  * Runs DynamoDB Local with its own command line ({@code -inMemory -sharedDb -port N ...}) bound to one host only
  * (system property {@code dynamodb.local.bind-host}, default {@code 127.0.0.1}): its {@code ServerRunner} has no
- * such option and would listen on every interface. Ends the process when the local stack's end of the stdin pipe
- * closes, so a killed test JVM leaves no server behind.
+ * such option and would listen on every interface. Behind its IAM gate ({@link ServerLauncher}).
  */
 public final class DynamoDbLocalLauncher {
 
@@ -20,7 +18,7 @@ public final class DynamoDbLocalLauncher {
     }
 
     public static void main(String[] args) throws Exception {
-        exitWhenStdinCloses();
+        ServerLauncher.prepare();
         DynamoDBProxyServer server = ServerRunner.createServerFromCommandLineArgs(args);
         if (server == null) {
             return; // -help or -version: ServerRunner printed it
@@ -37,21 +35,5 @@ public final class DynamoDbLocalLauncher {
         }
         server.start();
         System.out.println("DynamoDB Local listening on " + host);
-    }
-
-    // Duplicated in each server module on purpose: the modules share no parent and no library (see local-stack/README.md).
-    private static void exitWhenStdinCloses() {
-        var watch = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // the local stack never writes; only the end of the stream matters
-                }
-            } catch (IOException e) {
-                // a broken pipe also means the local stack is gone
-            }
-            System.exit(0);
-        }, "local-stack-parent-watch");
-        watch.setDaemon(true);
-        watch.start();
     }
 }

@@ -4,11 +4,12 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 
+import org.carla.leaderboard.localstack.servers.common.ServerLauncher;
+
 /**
  * Runs ElasticMQ ({@code org.elasticmq.server.Main}, configured by {@code -Dconfig.file}) in the process the local
- * stack starts, and ends that process when the local stack's end of the stdin pipe closes: a killed test JVM leaves
- * no server behind. With {@value #CLOUDWATCH_PORT}, the same process serves its queues' CloudWatch metrics
- * ({@link CloudWatchStandIn}), as SQS publishes them.
+ * stack starts, behind its IAM gate ({@link ServerLauncher}). With {@value #CLOUDWATCH_PORT}, the same process serves
+ * its queues' CloudWatch metrics ({@link CloudWatchStandIn}), as SQS publishes them.
  */
 public final class ElasticMqLauncher {
 
@@ -23,7 +24,7 @@ public final class ElasticMqLauncher {
     static final String MESSAGES_DATABASE = "local-stack.messages-database";
 
     public static void main(String[] args) throws IOException {
-        exitWhenStdinCloses();
+        ServerLauncher.prepare();
         String port = System.getProperty(CLOUDWATCH_PORT);
         if (port != null) {
             // Bound before SQS answers, so a stack that sees SQS ready sees its metrics' endpoint ready too.
@@ -33,21 +34,5 @@ public final class ElasticMqLauncher {
             metrics.start();
         }
         org.elasticmq.server.Main.main(args);
-    }
-
-    // Duplicated in each server module on purpose: the modules share no parent and no library (see local-stack/README.md).
-    private static void exitWhenStdinCloses() {
-        var watch = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // the local stack never writes; only the end of the stream matters
-                }
-            } catch (IOException e) {
-                // a broken pipe also means the local stack is gone
-            }
-            System.exit(0);
-        }, "local-stack-parent-watch");
-        watch.setDaemon(true);
-        watch.start();
     }
 }

@@ -1,10 +1,10 @@
 package org.carla.leaderboard.localstack.servers.s3proxy;
 
-import java.io.IOException;
+import org.carla.leaderboard.localstack.servers.common.ServerLauncher;
 
 /**
- * Runs S3Proxy ({@code org.gaul.s3proxy.Main --properties <file>}) in the process the local stack starts, and ends
- * that process when the local stack's end of the stdin pipe closes: a killed test JVM leaves no server behind.
+ * Runs S3Proxy ({@code org.gaul.s3proxy.Main --properties <file>}) in the process the local stack starts, behind its
+ * IAM gate ({@link ServerLauncher}), which checks the signatures (S3Proxy itself runs without authorization).
  */
 public final class S3ProxyLauncher {
 
@@ -12,23 +12,7 @@ public final class S3ProxyLauncher {
     }
 
     public static void main(String[] args) throws Exception {
-        exitWhenStdinCloses();
+        ServerLauncher.prepare();
         org.gaul.s3proxy.Main.main(args);
-    }
-
-    // Duplicated in each server module on purpose: the modules share no parent and no library (see local-stack/README.md).
-    private static void exitWhenStdinCloses() {
-        var watch = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // the local stack never writes; only the end of the stream matters
-                }
-            } catch (IOException e) {
-                // a broken pipe also means the local stack is gone
-            }
-            System.exit(0);
-        }, "local-stack-parent-watch");
-        watch.setDaemon(true);
-        watch.start();
     }
 }

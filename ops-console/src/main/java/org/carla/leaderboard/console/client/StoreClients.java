@@ -1,0 +1,18 @@
+package org.carla.leaderboard.console.client;
+
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+import org.carla.leaderboard.domain.layout.SubmissionFiles;
+
+import software.amazon.awssdk.services.s3.S3Client;
+
+/** The submissions' files in their buckets, read through the domain's {@link SubmissionFiles}. */
+public class StoreClients {
+
+    @Produces
+    @Singleton
+    SubmissionFiles submissionFiles(S3Client s3) {
+        return new SubmissionFiles(s3);
+    }
+}
