@@ -25,8 +25,10 @@ import org.carla.leaderboard.domain.results.ResultsJson;
 import org.carla.leaderboard.domain.results.RouteRecord;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.domain.status.StatusFiles.Role;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.standin.StandInRoutes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,7 +48,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
  */
 class EmptyRootIT {
 
-    private static final String BUCKET = "carla-leaderboard-20";
+    /** Leaderboard 2.0's bucket, as deploy/aws names it. */
+    private static String bucket;
     private static final Duration RUN = Duration.ofSeconds(60);
     private static final AtomicLong SUBMISSIONS = new AtomicLong(System.currentTimeMillis() % 1_000_000 * 100 + 7);
 
@@ -60,6 +63,7 @@ class EmptyRootIT {
         Assumptions.assumeTrue(Pod.NATIVE.isPresent(), "no native executable: -Pnative builds it");
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "chroot needs root");
         stack = LocalStack.builder().components("s3", "sqs").start();
+        bucket = stack.evaluation().leaderboards().get("leaderboard-20").bucket();
     }
 
     @AfterAll
@@ -94,7 +98,7 @@ class EmptyRootIT {
         Files.writeString(root.path("/logs/containers-status/" + StatusFiles.done(Role.AGENT, 1)), "");
         Files.writeString(root.path("/logs/containers-status/" + StatusFiles.done(Role.SIMULATOR, 1)), "");
         Map<String, String> env = Pod.awsEnvironment(stack);
-        env.putAll(Map.of("LOGS_DIR", "/logs", "S3_BUCKET", BUCKET, "SUBMISSION_ID", Long.toString(pk),
+        env.putAll(Map.of("LOGS_DIR", "/logs", "S3_BUCKET", bucket, "SUBMISSION_ID", Long.toString(pk),
                 "TEAM_ID", "42", "LEADERBOARD", "leaderboard-20", "RUN", "1", "WORKER_PAIRS", "1",
                 "EXPECTED_ROUTES", "2", "LOGS_PERIOD", "0.5", "PROGRESS_QUEUE_URL", stack.queueUrl("progress-reports")));
 
@@ -115,13 +119,13 @@ class EmptyRootIT {
     void initDownloadsAResumedSubmission() throws Exception {
         EmptyRoot root = EmptyRoot.of(temp.resolve("root"), Pod.NATIVE.get());
         String id = Long.toString(SUBMISSIONS.incrementAndGet());
-        stack.s3().putObject(r -> r.bucket(BUCKET).key(id + "/agent/agent1/leaderboard.log"),
+        stack.s3().putObject(r -> r.bucket(bucket).key(id + "/agent/agent1/leaderboard.log"),
                 RequestBody.fromString("route 0\n"));
-        stack.s3().putObject(r -> r.bucket(BUCKET).key(id + "/containers-status/agent-1.crash0"),
+        stack.s3().putObject(r -> r.bucket(bucket).key(id + "/containers-status/agent-1.crash0"),
                 RequestBody.empty());
         Files.createDirectories(root.path("/logs"));
         Map<String, String> env = Pod.awsEnvironment(stack);
-        env.putAll(Map.of("RESUME", "1", "S3_BUCKET", BUCKET, "SUBMISSION_ID", id, "WORKER_PAIRS", "1",
+        env.putAll(Map.of("RESUME", "1", "S3_BUCKET", bucket, "SUBMISSION_ID", id, "WORKER_PAIRS", "1",
                 "LOGS_DIR", "/logs"));
 
         assertThat(root.run(env, temp.resolve("init.out"), RUN, "init")).as(console("init.out")).isZero();
@@ -139,6 +143,7 @@ class EmptyRootIT {
     void thePairRolesRunTheirChildrenAndAnswerEachOther() throws Exception {
         EmptyRoot root = EmptyRoot.of(temp.resolve("root"), Pod.NATIVE.get());
         ResultsJson.write(root.path("/logs/agent/agent1/agent_results.json"), finished(2));
+        StandInRoutes.write(root.path("/routes.xml"), LeaderboardVersion.V2_0, StandInRoutes.ids(0, 2));
         Files.createDirectories(root.path("/logs/containers-status"));
         Files.createDirectories(root.path("/logs/simulator"));
         try (var carla = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
@@ -147,7 +152,8 @@ class EmptyRootIT {
                     "STOP_GRACE", "2"));
             Map<String, String> agentEnv = new HashMap<>(pair);
             agentEnv.putAll(Map.of("EVALUATOR_COMMAND", EmptyRoot.EXECUTABLE, "TEAM_AGENT", "/agent.py",
-                    "ROUTES", "/routes.xml", "MAX_IDLE", "30"));
+                    "ROUTES", "/routes.xml", "MAX_IDLE", "30",
+                    "LEADERBOARD_VERSION", LeaderboardVersion.V2_0.text(), "EXPECTED_ROUTES", "2"));
             Process agent = root.start(agentEnv, temp.resolve("agent.out"), "agent");
             Path agentDone = root.path("/logs/containers-status/" + StatusFiles.done(Role.AGENT, 1));
             org.awaitility.Awaitility.await().atMost(RUN).until(() -> Files.exists(agentDone) || !agent.isAlive());
@@ -178,7 +184,7 @@ class EmptyRootIT {
     }
 
     private static String object(String key) {
-        return stack.s3().getObject(r -> r.bucket(BUCKET).key(key), ResponseTransformer.toBytes()).asUtf8String();
+        return stack.s3().getObject(r -> r.bucket(bucket).key(key), ResponseTransformer.toBytes()).asUtf8String();
     }
 
     private static List<Progress> progressOf(long pk) {
