@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the evaluation backend on this machine.
-#   ./run-local.sh [--submissions N] [--scenario happy|crash|cancel|resume|mixed] [--keep]
+#   ./run-local.sh [--submissions N] [--scenario happy|crash|cancel|resume|mixed] [--keep] [--native]
 #                                           the whole system: the stack, the three services and ops-console from their
-#                                           jars, sample submissions through the real path, progress, a table of the
-#                                           outcomes; prints the address of the operators' page
+#                                           jars (--native: their native executables, and pod-runtime's), sample
+#                                           submissions through the real path, progress, a table of the outcomes;
+#                                           prints the address of the operators' page
 #   ./run-local.sh --stack-only [options]   the local stack only (ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI
 #                                           stand-in, the Kubernetes API server and Job runner), until Ctrl-C
 #   ./run-local.sh --help
@@ -25,13 +26,15 @@ ALL_SOURCES=(pom.xml domain messaging local-stack "${DEPLOY_SOURCES[@]}" pod-run
   results-relay ops-console)
 ALL_JARS=(pod-runtime ingest-service job-launcher results-relay ops-console)
 ALL_STAMP="$ROOT/local-stack/target/run-local-all.built"
+# --native: the same modules built by the Maven profile native (GraalVM's native-image from $GRAALVM_HOME).
+NATIVE_STAMP="$ROOT/local-stack/target/run-local-native.built"
 
 usage() {
   if [[ -f "$STACK_JAR" && -f "$STACK_CLASSPATH" ]]; then
     java -cp "$STACK_JAR:$(cat "$STACK_CLASSPATH")" org.carla.leaderboard.localstack.run.LocalRunMain --help
   else
     cat <<'EOF'
-Usage: ./run-local.sh [--submissions N] [--scenario happy|crash|cancel|resume|mixed] [--keep] [--timeout S]
+Usage: ./run-local.sh [--submissions N] [--scenario happy|crash|cancel|resume|mixed] [--keep] [--native] [--timeout S]
        ./run-local.sh --stack-only [stack options]
 (the full text once the local stack is built: ./run-local.sh --help after a first run)
 EOF
@@ -89,26 +92,46 @@ run_stack() {
     "${args[@]}"
 }
 
-# True when a jar, the stack's class path or the stamp is missing, or a main source or pom is newer than the stamp.
+# True when a program (jar, or native executable with --native), the stack's class path or the stamp is missing, or a
+# main source or pom is newer than the stamp.
 needs_full_build() {
-  [[ -f "$STACK_JAR" && -f "$STACK_CLASSPATH" && -f "$ALL_STAMP" ]] || return 0
+  local native="$1" stamp="$ALL_STAMP"
+  [[ "$native" == yes ]] && stamp="$NATIVE_STAMP"
+  [[ -f "$STACK_JAR" && -f "$STACK_CLASSPATH" && -f "$stamp" ]] || return 0
   local module
   for module in "${ALL_JARS[@]}"; do
-    [[ -f "$ROOT/$module/target/quarkus-app/quarkus-run.jar" ]] || return 0
+    if [[ "$native" == yes ]]; then
+      compgen -G "$ROOT/$module/target/$module-*-runner" >/dev/null || return 0
+    else
+      [[ -f "$ROOT/$module/target/quarkus-app/quarkus-run.jar" ]] || return 0
+    fi
   done
   local newer
   newer="$(cd "$ROOT" && find "${ALL_SOURCES[@]}" -path '*/target' -prune -o -type f \
-    \( -path '*/src/main/*' -o -name pom.xml -o -path 'deploy/*' \) -newer "$ALL_STAMP" -print -quit)"
+    \( -path '*/src/main/*' -o -name pom.xml -o -path 'deploy/*' \) -newer "$stamp" -print -quit)"
   [[ -n "$newer" ]]
 }
 
-# The whole system (LocalRunMain): stack, services from their packaged jars, sample submissions, the table.
-# exec: Ctrl-C reaches the JVM, whose shutdown hook stops the services, the Job pods and the servers.
+# The whole system (LocalRunMain): stack, services from their packaged jars (or native executables), sample
+# submissions, the table. exec: Ctrl-C reaches the JVM, whose shutdown hook stops the services, the Job pods and the
+# servers.
 run_all() {
-  if needs_full_build; then
-    echo "run-local: building (./mvnw -B -q -pl $ALL_MODULES -am package -DskipTests)" >&2
-    (cd "$ROOT" && ./mvnw -B -q -pl "$ALL_MODULES" -am package -DskipTests)
-    touch "$ALL_STAMP" "$STACK_STAMP"
+  local native=no
+  has_option --native "$@" && native=yes
+  if needs_full_build "$native"; then
+    if [[ "$native" == yes ]]; then
+      local graalvm=()
+      [[ -n "${GRAALVM_HOME:-}" ]] && graalvm=("-Dquarkus.native.graalvm-home=$GRAALVM_HOME")
+      echo "run-local: building native (./mvnw -B -q -Pnative -pl $ALL_MODULES -am package -DskipTests" \
+        "${graalvm[*]+"${graalvm[*]}"}; minutes per executable)" >&2
+      (cd "$ROOT" && ./mvnw -B -q -Pnative -pl "$ALL_MODULES" -am package -DskipTests \
+        ${graalvm[@]+"${graalvm[@]}"})
+      touch "$NATIVE_STAMP" "$STACK_STAMP"
+    else
+      echo "run-local: building (./mvnw -B -q -pl $ALL_MODULES -am package -DskipTests)" >&2
+      (cd "$ROOT" && ./mvnw -B -q -pl "$ALL_MODULES" -am package -DskipTests)
+      touch "$ALL_STAMP" "$STACK_STAMP"
+    fi
   fi
   exec java -cp "$STACK_JAR:$(cat "$STACK_CLASSPATH")" org.carla.leaderboard.localstack.run.LocalRunMain \
     --project-dir "$ROOT" "$@"

@@ -11,6 +11,7 @@ import org.carla.leaderboard.localstack.run.ChaosVerdict;
 import org.carla.leaderboard.localstack.run.LocalRun;
 import org.carla.leaderboard.localstack.run.LocalRunConfig;
 import org.carla.leaderboard.localstack.run.LocalSystem;
+import org.carla.leaderboard.localstack.run.Packaging;
 import org.carla.leaderboard.localstack.run.ProgressBoard;
 import org.carla.leaderboard.localstack.run.RunLog;
 import org.carla.leaderboard.localstack.run.Scenario;
@@ -42,7 +43,7 @@ class ChaosRunIT {
         Path workDir = Path.of(System.getProperty("e2e.work-dir", "target/e2e-run")).toAbsolutePath()
                 .resolve("chaos-" + System.currentTimeMillis());
         RunLog.toFile(workDir.resolve("local-run.log"));
-        system = LocalSystem.start(LocalRunConfig.demo(projectDir, workDir));
+        system = LocalSystem.start(LocalRunConfig.demo(projectDir, workDir, Packaging.fromSystemProperty()));
         var plan = Scenario.plan("mixed", SUBMISSIONS);
         var chaos = ChaosPlan.of(SEED, ChaosPlan.window(SUBMISSIONS));
         var run = new LocalRun(system);

@@ -33,6 +33,7 @@ import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.localstack.run.LocalRun;
 import org.carla.leaderboard.localstack.run.LocalRunConfig;
 import org.carla.leaderboard.localstack.run.LocalSystem;
+import org.carla.leaderboard.localstack.run.Packaging;
 import org.carla.leaderboard.localstack.run.ProgressBoard;
 import org.carla.leaderboard.localstack.run.RunLog;
 import org.carla.leaderboard.localstack.run.Scenario;
@@ -105,7 +106,7 @@ class LocalRunIT {
         Path workDir = Path.of(System.getProperty("e2e.work-dir", "target/e2e-run")).toAbsolutePath()
                 .resolve(Long.toString(System.currentTimeMillis()));
         RunLog.toFile(workDir.resolve("local-run.log"));
-        system = LocalSystem.start(LocalRunConfig.demo(projectDir, workDir));
+        system = LocalSystem.start(LocalRunConfig.demo(projectDir, workDir, Packaging.fromSystemProperty()));
         for (String service : LocalRunConfig.SERVICES) {
             PIDS_BEFORE.put(service, system.service(service).pid());
         }

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.carla.leaderboard.localstack.run.LocalRun;
 import org.carla.leaderboard.localstack.run.LocalRunConfig;
 import org.carla.leaderboard.localstack.run.LocalSystem;
+import org.carla.leaderboard.localstack.run.Packaging;
 import org.carla.leaderboard.localstack.run.RunLog;
 import org.carla.leaderboard.localstack.run.Scenario;
 import org.carla.leaderboard.localstack.run.SubmissionRun;
@@ -52,7 +53,7 @@ class OpsPageIT {
         workDir = Path.of(System.getProperty("e2e.work-dir", "target/e2e-run")).toAbsolutePath()
                 .resolve("ops-page-" + System.currentTimeMillis());
         RunLog.toFile(workDir.resolve("local-run.log"));
-        system = LocalSystem.start(LocalRunConfig.demo(projectDir, workDir));
+        system = LocalSystem.start(LocalRunConfig.demo(projectDir, workDir, Packaging.fromSystemProperty()));
         // The slow one drives 15 s routes (the cancel scenario's knobs); nobody plays the host here but the page.
         var runs = new LocalRun(system).submit(List.of(Scenario.HAPPY, Scenario.CANCEL));
         happy = runs.get(0);
@@ -163,9 +164,9 @@ class OpsPageIT {
     }
 
     private static Result cli(String... args) throws Exception {
-        Path jar = system.config().jar("ops-cli");
-        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-jar", jar.toString()));
+        var config = system.config();
+        var command = new ArrayList<>(config.packaging().command(config.program("ops-cli"),
+                List.of("-XX:TieredStopAtLevel=1")));
         command.addAll(List.of(args));
         command.addAll(List.of("--url", system.consoleUrl(), "--token-file",
                 system.config().operatorTokenFile().toString()));

@@ -19,25 +19,32 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 
+import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.aws.AwsClients;
 import org.carla.leaderboard.localstack.aws.ElasticMqServer;
+import org.carla.leaderboard.localstack.evalai.NewSubmission;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
 import org.carla.leaderboard.localstack.testing.LocalStackProfile;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 /**
  * The packaged ops-console (the jar, or the native executable under {@code -Pnative}) in its production
  * configuration, against ElasticMQ, DynamoDB Local, S3Proxy, the Kubernetes API server and the EvalAI stand-in, signed
  * in to as on the local stack (OIDC off, a static operator token drawn for this run): the API answers an operator and
- * refuses anyone else, the page loads without a token, and Kubernetes' probes get their answers.
+ * refuses anyone else, the page and its script load without a token, an operator's cancel and redrive are done, and
+ * Kubernetes' probes get their answers.
  */
 @QuarkusIntegrationTest
 @TestProfile(OpsConsoleIT.Stack.class)
@@ -112,6 +119,53 @@ class OpsConsoleIT {
     void thePageLoadsWithoutATokenAndItsPolicy() {
         given().get("/").then().statusCode(200).body(containsString("Leaderboard operations"))
                 .header("Content-Security-Policy", containsString("script-src 'self'"));
+        given().get("/console.js").then().statusCode(200).body(containsString("/api/submissions"));
+        given().get("/console.css").then().statusCode(200);
+    }
+
+    /** An operator's cancel goes to EvalAI as its host's own cancel does; a second one changes nothing. */
+    @Test
+    void anOperatorCancelsARunningSubmissionThroughEvalAi() {
+        var onEvalAi = stack.evalAi().createSubmission(NewSubmission.of(4901, "Team 4901", 2077,
+                "registry.local/team/agent:1"));
+        long pk = onEvalAi.pk();
+        GivenSubmission.of(Long.toString(pk), "4901", "Team 4901")
+                .text(SubmissionTable.CHALLENGE_ID, Long.toString(onEvalAi.challengePk()))
+                .submitted(Instant.now().minusSeconds(120))
+                .launched(Instant.now().minusSeconds(100), "team-4901-r1").running(Instant.now().minusSeconds(90))
+                .writeTo(stack);
+
+        operator().post("/api/submissions/" + pk + "/cancel").then().statusCode(200).body("outcome", equalTo("done"))
+                .body("operator", equalTo(Stack.OPERATOR));
+
+        assertThat(stack.evalAi().submission(pk).orElseThrow().status()).isEqualTo("cancelled");
+        operator().post("/api/submissions/" + pk + "/cancel").then().statusCode(200)
+                .body("outcome", equalTo("done-already"));
+    }
+
+    /** A dead letter listed and moved back to its queue, without its dead-letter attributes, named by its mover. */
+    @Test
+    void anOperatorMovesADeadLetterBackToItsQueue() {
+        String queue = "launch-requests";
+        String body = "{\"redriven\":" + System.nanoTime() + "}";
+        stack.sqs().sendMessage(r -> r.queueUrl(stack.deadLetterQueueUrl(queue)).messageBody(body)
+                .messageAttributes(Map.of("dead-letter-reason", MessageAttributeValue.builder().dataType("String")
+                        .stringValue("retries-exhausted").build())));
+        String id = await().atMost(Duration.ofSeconds(20)).until(() -> operator().get("/api/dead-letters/" + queue)
+                .then().statusCode(200).extract().jsonPath()
+                .getString("find { it.body == '" + body + "' }.message_id"), notNullValue());
+
+        operator().contentType(ContentType.JSON).body(Map.of("message_ids", List.of(id)))
+                .post("/api/dead-letters/" + queue + "/redrive").then().statusCode(200)
+                .body("outcome", equalTo("done")).body("moved.size()", equalTo(1));
+
+        List<Message> back = await().atMost(Duration.ofSeconds(20)).until(() -> stack.sqs().receiveMessage(r -> r
+                .queueUrl(stack.queueUrl(queue)).maxNumberOfMessages(10).waitTimeSeconds(1)
+                .messageAttributeNames("All")).messages().stream().filter(m -> m.body().equals(body)).toList(),
+                found -> !found.isEmpty());
+        assertThat(back.get(0).messageAttributes()).doesNotContainKey("dead-letter-reason")
+                .containsKey("redriven-by");
+        assertThat(back.get(0).messageAttributes().get("redriven-by").stringValue()).isEqualTo(Stack.OPERATOR);
     }
 
     @Test

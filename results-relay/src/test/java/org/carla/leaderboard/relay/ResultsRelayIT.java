@@ -32,7 +32,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * configuration but for the cancel check's interval (5 s, not 60 s: a partial update waits for its run's next list),
  * against ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI stand-in and the API server (its Lease): a run's lifecycle events and
  * logcopy's reports become EvalAI's running, partial and final updates and the final record; a hostile report is
- * dead-lettered with its reason and the next one is relayed; Kubernetes' probes get their answers.
+ * dead-lettered with its reason and the next one is relayed; a cancel on EvalAI is noticed and signalled to the pod;
+ * Kubernetes' probes get their answers, and the Lease names its holder.
  */
 @QuarkusIntegrationTest
 @TestProfile(ResultsRelayIT.Stack.class)
@@ -116,11 +117,29 @@ class ResultsRelayIT {
         assertThat(given.record().get(SubmissionTable.ROUTES_DONE).n()).isEqualTo("1");
     }
 
+    /**
+     * The active relay's scheduled cancel check lists the challenge's submissions on EvalAI, notices a participant's
+     * cancel of a running run, records it and tells the pod (the cancel control object logcopy looks for).
+     */
+    @Test
+    void aCancelOnEvalAiIsNoticedByTheCancelCheckAndSignalledToThePod() {
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS);
+        given.send(given.jobStarted());
+        await().atMost(PARTIAL_WAIT).until(() -> "running".equals(given.onEvalAi().status()));
+
+        stack.evalAi().cancel(given.pk());
+
+        await().atMost(PARTIAL_WAIT).until(given::cancelControl);
+        assertThat(given.record().get(SubmissionTable.CANCEL_REQUESTED_RUN).n()).isEqualTo("1");
+    }
+
     @Test
     void theProbesSeeBothConsumersPollingTheirQueuesAndTheTables() {
         // alone, the relay takes its Lease at its first try
         await().atMost(PATIENCE).untilAsserted(() -> given().get("/q/health/well").then().statusCode(200)
                 .body("checks.find { it.name == 'relay-lease' }.data.role", equalTo("active")));
+        var lease = stack.kubernetes().leases().inNamespace("leaderboard").withName("results-relay").get();
+        assertThat(lease.getSpec().getHolderIdentity()).as("the Lease on the API server names its holder").isNotBlank();
         given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'queue-consumers' }.data.'submission-events'", startsWith("polling"))
                 .body("checks.find { it.name == 'queue-consumers' }.data.'progress-reports'", startsWith("polling"));

@@ -39,7 +39,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * The packaged job-launcher (the jar, or the native executable under {@code -Pnative}) in its production
  * configuration, against ElasticMQ, DynamoDB Local and the Kubernetes API server with the local Job runner: a launch
  * request becomes the run's Job, whose pod waits for a GPU, runs when one is free (every container a program that
- * exits 0), and whose end is reported on {@code submission-events} before the Job is removed.
+ * exits 0), and whose end is reported on {@code submission-events} before the Job is removed; the reconcile (every
+ * 2 s here, 30 s in production) ends a run cancelled while its pod waits.
  */
 @QuarkusIntegrationTest
 @TestProfile(JobLauncherIT.Stack.class)
@@ -59,6 +60,11 @@ class JobLauncherIT {
                     "local-stack.images.every.user", "1000:1000",
                     "local-stack.images.every.command./usr/local/bin/pod-runtime", "/bin/true",
                     "local-stack.images.every.command./opt/pod-runtime/pod-runtime", "/bin/true"));
+        }
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("launcher.reconcile.interval", "PT2S");
         }
     }
 
@@ -90,6 +96,38 @@ class JobLauncherIT {
         assertThat(finished.containers()).extracting(c -> c.name(), c -> c.lastExitCode())
                 .contains(tuple("agent-1", 0));
         await("the Job is removed").atMost(Duration.ofSeconds(20)).until(() -> jobs(request).isEmpty());
+    }
+
+    /**
+     * The reconcile, over the informer's Jobs: a run cancelled (the relay's mark in the record) while its pod waits
+     * for a GPU has its Job deleted with the reason, its end reported and noted, and the Job released and removed.
+     */
+    @Test
+    void theReconcileEndsARunCancelledWhileItsPodWaitsForAGpu() {
+        stack.jobRunner().gpuCapacity(0);
+        LaunchRequest request = recordedAndRequested("Team cancelled while pending");
+        String name = awaitJob(request).getMetadata().getName();
+        await("the pod waits for a GPU").atMost(Duration.ofSeconds(20))
+                .until(() -> podOf(name).filter(pod -> "Pending".equals(pod.getStatus().getPhase())).isPresent());
+
+        String table = stack.evaluation().leaderboards().get(request.submission().leaderboard()).submissionsTable();
+        stack.dynamoDb().updateItem(r -> r.tableName(table).key(Map.of(
+                SubmissionTable.TEAM_ID, text(Long.toString(request.submission().teamId())),
+                SubmissionTable.SUBMISSION_ID, text(request.submission().submissionId())))
+                .updateExpression("SET #cancel = :run").expressionAttributeNames(Map.of("#cancel",
+                        SubmissionTable.CANCEL_REQUESTED_RUN))
+                .expressionAttributeValues(Map.of(":run", AttributeValue.fromN("1"))));
+
+        JobFinished finished = awaitFinished(request);
+        assertThat(finished.outcome()).isEqualTo(JobFinished.Outcome.DELETED);
+        assertThat(finished.reason()).isEqualTo("Cancelled");
+        assertThat(finished.startedAt()).isNull();
+        await("the Job is removed").atMost(Duration.ofSeconds(20)).until(() -> jobs(request).isEmpty());
+        await("its end noted in the record").atMost(Duration.ofSeconds(20)).until(() -> stack.dynamoDb()
+                .getItem(r -> r.tableName(table).consistentRead(true).key(Map.of(
+                        SubmissionTable.TEAM_ID, text(Long.toString(request.submission().teamId())),
+                        SubmissionTable.SUBMISSION_ID, text(request.submission().submissionId()))))
+                .item().containsKey(SubmissionTable.JOB_ENDED_RUN));
     }
 
     @Test

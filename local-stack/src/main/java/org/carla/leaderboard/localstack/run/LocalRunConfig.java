@@ -30,15 +30,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * What makes the whole system run on one machine in a couple of minutes, all of it configuration of the local stack
- * (never a service's default): the Job runner's image profiles (pod-runtime from its packaged jar, the CARLA and
+ * (never a service's default): the Job runner's image profiles (pod-runtime as packaged, the CARLA and
  * evaluator stand-ins for the simulator and the participants' images, a local folder for the Leaderboard image),
  * demo timings (short routes, a short logcopy period) and small tracks (few routes, one worker pair) through
  * {@code evaluation.*} overrides.
  */
-public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration routeTime, Duration logsPeriod) {
+public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration routeTime, Duration logsPeriod,
+        Packaging packaging) {
 
     public static final List<String> SERVICES = List.of("ingest-service", "job-launcher", "results-relay",
             "ops-console");
+    /** What the run starts of this repository's own modules: the services and pod-runtime (for the Job runner). */
+    static final List<String> PROGRAMS = List.of("ingest-service", "job-launcher", "results-relay", "ops-console",
+            "pod-runtime");
     /** The operators' page and API; signed in to with {@link #operatorToken()} on this stack (no OIDC here). */
     public static final String CONSOLE = "ops-console";
     /** The operator name the local token signs in as. */
@@ -64,15 +68,30 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The demo: 4 routes of 3 s on one worker pair, logcopy every 2 s. */
+    /** The demo: 4 routes of 3 s on one worker pair, logcopy every 2 s, the programs from their jars. */
     public static LocalRunConfig demo(Path projectDir, Path workDir) {
-        return new LocalRunConfig(projectDir.toAbsolutePath().normalize(), workDir.toAbsolutePath().normalize(), 4,
-                Duration.ofSeconds(3), Duration.ofSeconds(2));
+        return demo(projectDir, workDir, Packaging.JVM);
     }
 
-    /** A service's packaged jar ({@code <module>/target/quarkus-app/quarkus-run.jar}). */
-    public Path jar(String module) {
-        return projectDir.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
+    /** The demo with the programs packaged as {@code packaging} says. */
+    public static LocalRunConfig demo(Path projectDir, Path workDir, Packaging packaging) {
+        return new LocalRunConfig(projectDir.toAbsolutePath().normalize(), workDir.toAbsolutePath().normalize(), 4,
+                Duration.ofSeconds(3), Duration.ofSeconds(2), packaging);
+    }
+
+    /** A module's packaged program: its jar, or its native executable ({@link Packaging#program}). */
+    public Path program(String module) {
+        return packaging.program(projectDir, module);
+    }
+
+    /** The application.properties a module's build packages (into its jar or its native executable). */
+    public Path builtProperties(String module) {
+        return projectDir.resolve(module).resolve("target/classes/application.properties");
+    }
+
+    /** The command line that runs a module's packaged program as a service does (a small JVM, or the executable). */
+    public List<String> serviceCommand(String module) {
+        return packaging.command(program(module), SERVICE_JVM_OPTIONS);
     }
 
     public Path stackDir() {
@@ -134,8 +153,9 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         settings.put(EvalAiComponent.THROTTLE_PERIOD, minute().toString());
         String podRuntime = "local-stack.images.pod-runtime.";
         settings.put(podRuntime + "image", "carla-leaderboard/pod-runtime:.*");
+        // Its install then copies what runs it into the pod's volume: the JVM launcher, or the executable itself.
         settings.put(podRuntime + "command./usr/local/bin/pod-runtime",
-                json(List.of(java, "-jar", jar("pod-runtime").toString())));
+                json(packaging.command(program("pod-runtime"), List.of())));
         // Each leaderboard's image: a folder of its own, with its Leaderboard version's evaluator script and routes.
         var images = new ArrayList<>(List.of("pod-runtime", "carla", "participant"));
         tracks().leaderboards().forEach((id, leaderboard) -> {

@@ -24,7 +24,7 @@ public final class LocalRunMain {
      *             printed, so a run can be played again
      */
     record Options(int submissions, String scenario, boolean keep, boolean help, Path projectDir, Path workDir,
-            Duration timeout, boolean chaos, long seed) {
+            Duration timeout, boolean chaos, long seed, Packaging packaging) {
 
         static Options parse(String[] args) {
             Integer submissions = null;
@@ -35,16 +35,19 @@ public final class LocalRunMain {
             Path projectDir = Path.of("").toAbsolutePath();
             Path workDir = null;
             Duration timeout = null;
+            Packaging packaging = Packaging.JVM;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--help", "-h" -> {
-                        return new Options(2, scenario, false, true, projectDir, workDir, Duration.ZERO, false, 0);
+                        return new Options(2, scenario, false, true, projectDir, workDir, Duration.ZERO, false, 0,
+                                packaging);
                     }
                     case "--chaos" -> chaos = true;
                     case "--seed" -> seed = number(value(args, ++i, "--seed"), "--seed");
                     case "--submissions" -> submissions = positive(value(args, ++i, "--submissions"), "--submissions");
                     case "--scenario" -> scenario = value(args, ++i, "--scenario");
                     case "--keep" -> keep = true;
+                    case "--native" -> packaging = Packaging.NATIVE;
                     case "--project-dir" -> projectDir = Path.of(value(args, ++i, "--project-dir")).toAbsolutePath();
                     case "--work-dir" -> workDir = Path.of(value(args, ++i, "--work-dir")).toAbsolutePath();
                     case "--timeout" -> timeout = Duration.ofSeconds(positive(value(args, ++i, "--timeout"), "--timeout"));
@@ -70,7 +73,7 @@ public final class LocalRunMain {
                         : Duration.ofMinutes(10);
             }
             return new Options(count, scenario, keep, false, projectDir, workDir, timeout, chaos,
-                    seed != null ? seed : new SecureRandom().nextInt(1_000_000));
+                    seed != null ? seed : new SecureRandom().nextInt(1_000_000), packaging);
         }
 
         private static long number(String text, String option) {
@@ -103,7 +106,7 @@ public final class LocalRunMain {
 
     static String usage() {
         return """
-                Usage: ./run-local.sh [--submissions N] [--scenario S] [--keep] [--timeout S] [--work-dir DIR]
+                Usage: ./run-local.sh [--submissions N] [--scenario S] [--keep] [--native] [--timeout S] [--work-dir DIR]
                        ./run-local.sh --scenario mixed --submissions N --chaos [--seed S]
                        ./run-local.sh --stack-only [stack options]      (see ./run-local.sh --stack-only --help)
 
@@ -137,6 +140,9 @@ public final class LocalRunMain {
                                     mixed:          happy, crash, cancel and resume, cycled, all at once
                                     all:            every scenario above, cycled, all at once
                   --keep            leave everything running at the end and print the endpoints (Ctrl-C stops)
+                  --native          the services, ops-console and pod-runtime as their native executables
+                                    (<module>/target/*-runner; run-local.sh builds them with GRAALVM_HOME's
+                                    native-image), not from their jars
                   --chaos           make the submissions one by one over a window (12 s each, at least 60 s) while,
                                     at moments drawn from the seed: each of ingest-service, job-launcher and
                                     results-relay is killed (SIGKILL) and started again twice; ElasticMQ, DynamoDB
@@ -173,11 +179,12 @@ public final class LocalRunMain {
 
     static int run(Options options, PrintStream out) throws InterruptedException {
         var plan = Scenario.plan(options.scenario(), options.submissions());
-        var config = LocalRunConfig.demo(options.projectDir(), options.workDir());
+        var config = LocalRunConfig.demo(options.projectDir(), options.workDir(), options.packaging());
         long started = System.nanoTime();
         Path stackLog = RunLog.toFile(config.workDir().resolve("local-run.log"));
-        out.println("run-local: starting the local stack, the three services and ops-console (work dir " + config.workDir()
-                + ", the stack's log " + stackLog + ")");
+        out.println("run-local: starting the local stack, the three services and ops-console ("
+                + (config.packaging() == Packaging.NATIVE ? "native executables" : "jars") + "; work dir "
+                + config.workDir() + ", the stack's log " + stackLog + ")");
         LocalSystem system;
         try {
             system = LocalSystem.start(config);

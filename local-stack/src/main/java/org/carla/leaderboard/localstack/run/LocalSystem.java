@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.jar.JarFile;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -24,9 +23,9 @@ import org.carla.leaderboard.localstack.ServiceAccount;
 
 /**
  * The whole system on this machine: the local stack (ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI stand-in, the
- * Kubernetes API server with the Job runner), the three services and ops-console from their packaged jars, pointed at it,
- * each signing as the IAM role its ServiceAccount assumes. {@link #close()} stops the services, then the stack, and a
- * shutdown hook does the same on Ctrl-C.
+ * Kubernetes API server with the Job runner), the three services and ops-console as packaged (jars or native
+ * executables, {@link Packaging}), pointed at it, each signing as the IAM role its ServiceAccount assumes.
+ * {@link #close()} stops the services, then the stack, and a shutdown hook does the same on Ctrl-C.
  */
 public final class LocalSystem implements AutoCloseable {
 
@@ -46,14 +45,11 @@ public final class LocalSystem implements AutoCloseable {
 
     /** Starts the stack, then the services (and ops-console) in parallel; returns once every one is ready. */
     public static LocalSystem start(LocalRunConfig config) {
-        for (String service : LocalRunConfig.SERVICES) {
-            if (!Files.isRegularFile(config.jar(service))) {
-                throw new IllegalStateException(config.jar(service) + " is missing: package the services first "
-                        + "(./mvnw -B package -DskipTests, or ./run-local.sh which does it)");
+        for (String module : LocalRunConfig.PROGRAMS) {
+            if (!Files.isRegularFile(config.program(module))) {
+                throw new IllegalStateException(config.program(module) + " is missing: package it first ("
+                        + config.packaging().buildHint() + ")");
             }
-        }
-        if (!Files.isRegularFile(config.jar("pod-runtime"))) {
-            throw new IllegalStateException(config.jar("pod-runtime") + " is missing: package pod-runtime first");
         }
         config.prepare();
         RunningStack stack = LocalStack.builder()
@@ -67,8 +63,8 @@ public final class LocalSystem implements AutoCloseable {
         try {
             var starts = new ArrayList<CompletableFuture<ServiceProcess>>();
             for (String service : LocalRunConfig.SERVICES) {
-                starts.add(CompletableFuture.supplyAsync(() -> ServiceProcess.start(service, config.jar(service),
-                        config.serviceDir(service), system.serviceConfig(service), system.jvmOptions(service),
+                starts.add(CompletableFuture.supplyAsync(() -> ServiceProcess.start(service, system.command(service),
+                        config.serviceDir(service), system.serviceConfig(service),
                         READY_TIMEOUT)));
             }
             RuntimeException failure = null;
@@ -99,44 +95,38 @@ public final class LocalSystem implements AutoCloseable {
 
     /** The stack's configuration, signed as the IAM role of the service's ServiceAccount, and the run's own keys. */
     private Map<String, String> serviceConfig(String service) {
-        var all = new HashMap<>(stack.quarkusConfig(serviceAccount(config.jar(service))));
+        var all = new HashMap<>(stack.quarkusConfig(serviceAccount(config.builtProperties(service))));
         all.putAll(config.serviceConfig(service));
         return all;
     }
 
-    /** The services' JVM options, and the identity of the service's ServiceAccount for the Kubernetes API server. */
-    private List<String> jvmOptions(String service) {
+    /**
+     * The service's command, with the identity of its ServiceAccount for the Kubernetes API server as system properties
+     * (fabric8 reads the token file they name, as in a pod); a native executable takes them after its name.
+     */
+    private List<String> command(String service) {
         var kubernetes = stack.component(KubernetesComponent.NAME, KubernetesComponent.class);
-        var options = new ArrayList<>(LocalRunConfig.SERVICE_JVM_OPTIONS);
-        kubernetes.identity(serviceAccount(config.jar(service)))
-                .forEach((key, value) -> options.add("-D" + key + "=" + value));
-        return options;
+        var properties = kubernetes.identity(serviceAccount(config.builtProperties(service))).entrySet().stream()
+                .map(property -> "-D" + property.getKey() + "=" + property.getValue()).toList();
+        var command = new ArrayList<>(config.serviceCommand(service));
+        int jar = command.indexOf("-jar");
+        command.addAll(jar < 0 ? command.size() : jar, properties);
+        return command;
     }
 
-    /** The ServiceAccount a packaged service's manifest names (its application.properties, in quarkus-app/app). */
-    static ServiceAccount serviceAccount(Path runJar) {
-        Path app = runJar.resolveSibling("app");
-        try (var jars = Files.list(app)) {
-            for (Path jar : jars.filter(path -> path.toString().endsWith(".jar")).sorted().toList()) {
-                try (var file = new JarFile(jar.toFile())) {
-                    var entry = file.getEntry("application.properties");
-                    if (entry == null) {
-                        continue;
-                    }
-                    var properties = new Properties();
-                    try (var in = file.getInputStream(entry)) {
-                        properties.load(in);
-                    }
-                    var account = ServiceAccount.of(properties);
-                    if (account.isPresent()) {
-                        return account.get();
-                    }
-                }
-            }
+    /**
+     * The ServiceAccount a service's manifest names, from the application.properties its build packaged (into the jar
+     * or the native executable alike).
+     */
+    static ServiceAccount serviceAccount(Path applicationProperties) {
+        var properties = new Properties();
+        try (var in = Files.newInputStream(applicationProperties)) {
+            properties.load(in);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the packaged service in " + app, e);
+            throw new UncheckedIOException("cannot read the built service's " + applicationProperties, e);
         }
-        throw new IllegalStateException("no application.properties in " + app + " names the service's ServiceAccount");
+        return ServiceAccount.of(properties).orElseThrow(() -> new IllegalStateException(
+                applicationProperties + " names no ServiceAccount for the service"));
     }
 
     public RunningStack stack() {

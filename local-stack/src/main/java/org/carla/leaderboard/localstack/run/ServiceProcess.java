@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -22,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 import org.carla.leaderboard.localstack.process.ServerProcess;
 
 /**
- * One of the services, run from its packaged jar as a process of its own, the way it runs in its container. Its
+ * One of the services, run as packaged (its jar, or its native executable) as a process of its own, the way it runs in
+ * its container. Its
  * configuration is written to {@code <workDir>/config/application.properties} (which Quarkus reads from the working
  * directory), never to the command line, so a token never shows in a process listing.
  */
@@ -31,27 +31,27 @@ public final class ServiceProcess implements AutoCloseable {
     private static final Duration GRACE = Duration.ofSeconds(10);
 
     private final String name;
-    private final Path jar;
+    private final List<String> command;
     private final Path workDir;
     private final Map<String, String> config;
-    private final List<String> jvmOptions;
     private final int port;
     private Process process;
 
-    private ServiceProcess(String name, Path jar, Path workDir, Map<String, String> config, List<String> jvmOptions,
-            int port) {
+    private ServiceProcess(String name, List<String> command, Path workDir, Map<String, String> config, int port) {
         this.name = name;
-        this.jar = jar;
+        this.command = List.copyOf(command);
         this.workDir = workDir;
         this.config = new TreeMap<>(config);
-        this.jvmOptions = List.copyOf(jvmOptions);
         this.port = port;
     }
 
-    /** Starts the service and returns once its readiness endpoint answers 200, or fails. */
-    public static ServiceProcess start(String name, Path jar, Path workDir, Map<String, String> config,
-            List<String> jvmOptions, Duration readyTimeout) {
-        var service = new ServiceProcess(name, jar, workDir, config, jvmOptions, freePort());
+    /**
+     * Starts the service ({@code command}: {@code java ... -jar <jar>} or the native executable) and returns once its
+     * readiness endpoint answers 200, or fails.
+     */
+    public static ServiceProcess start(String name, List<String> command, Path workDir, Map<String, String> config,
+            Duration readyTimeout) {
+        var service = new ServiceProcess(name, command, workDir, config, freePort());
         service.launch(readyTimeout);
         return service;
     }
@@ -107,11 +107,6 @@ public final class ServiceProcess implements AutoCloseable {
             try (OutputStream out = Files.newOutputStream(workDir.resolve("config/application.properties"))) {
                 properties.store(out, name + " on the local stack (written by the local run)");
             }
-            var command = new ArrayList<String>();
-            command.add(ProcessHandle.current().info().command().orElse("java"));
-            command.addAll(jvmOptions);
-            command.add("-jar");
-            command.add(jar.toAbsolutePath().toString());
             process = new ProcessBuilder(command).directory(workDir.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))

@@ -66,4 +66,29 @@ class LocalRunConfigTests {
         assertThat(LocalRunConfig.routeIds(LeaderboardVersion.V1_0, 4)).as("not the routes' positions")
                 .containsExactly("1", "2", "3", "4");
     }
+
+    @Test
+    void aNativeRunStartsTheServicesAndPodRuntimeAsTheirExecutablesAndAJvmRunFromTheirJars() throws Exception {
+        Path project = Files.createDirectories(work.resolve("project"));
+        Path service = Files.createDirectories(project.resolve("ingest-service/target"))
+                .resolve("ingest-service-2.0.0-runner");
+        Path podRuntime = Files.createDirectories(project.resolve("pod-runtime/target"))
+                .resolve("pod-runtime-2.0.0-runner");
+        for (Path executable : java.util.List.of(service, podRuntime)) {
+            Files.writeString(executable, "");
+        }
+        Files.createDirectories(project.resolve("ingest-service/target/ingest-service-2.0.0-native-image-source-jar"));
+
+        var nativeRun = LocalRunConfig.demo(project, work.resolve("native"), Packaging.NATIVE);
+        var jvmRun = LocalRunConfig.demo(project, work.resolve("jvm"), Packaging.JVM);
+
+        assertThat(nativeRun.serviceCommand("ingest-service")).containsExactly(service.toString());
+        assertThat(nativeRun.stackSettings().get("local-stack.images.pod-runtime.command./usr/local/bin/pod-runtime"))
+                .isEqualTo("[\"" + podRuntime + "\"]");
+        assertThat(nativeRun.program("job-launcher")).doesNotExist();
+        assertThat(jvmRun.serviceCommand("ingest-service")).endsWith("-jar",
+                project.resolve("ingest-service/target/quarkus-app/quarkus-run.jar").toString());
+        assertThat(Packaging.parse("native")).isEqualTo(Packaging.NATIVE);
+        assertThat(Packaging.parse("")).isEqualTo(Packaging.JVM);
+    }
 }

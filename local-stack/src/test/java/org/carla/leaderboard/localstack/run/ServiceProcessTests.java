@@ -27,8 +27,9 @@ class ServiceProcessTests {
 
     @Test
     void aKilledServiceSaysNoGoodbyeAndStartsAgainOnItsPort() throws Exception {
-        ServiceProcess service = ServiceProcess.start("healthy-service", jar(), work, Map.of("some.key", "value"),
-                List.of("-XX:TieredStopAtLevel=1"), Duration.ofSeconds(60));
+        ServiceProcess service = ServiceProcess.start("healthy-service",
+                Packaging.JVM.command(jar(), List.of("-XX:TieredStopAtLevel=1")), work, Map.of("some.key", "value"),
+                Duration.ofSeconds(60));
         try {
             long first = service.pid();
 

@@ -16,7 +16,6 @@ import java.util.stream.Stream;
 
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
-import org.carla.leaderboard.localstack.ServiceAccount;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,8 +27,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /** {@code init} against S3Proxy (fresh, resumed, failed download) and {@code install} in JVM mode, from the jar. */
 class InitAndInstallIT {
 
-    /** The pod's ServiceAccount: init signs as the IAM role it assumes, as in a cluster (IRSA). */
-    private static final ServiceAccount WORKER = new ServiceAccount("submissions", "submission-worker");
     /** Leaderboard 2.0's bucket, as deploy/aws names it. */
     private static String bucket;
     private static final Duration RUN = Duration.ofSeconds(60);
@@ -166,12 +163,7 @@ class InitAndInstallIT {
     }
 
     private Map<String, String> resumeEnv(String id, Path logs, String bucket) {
-        Map<String, String> env = new HashMap<>();
-        stack.quarkusConfig(WORKER).forEach((key, value) -> {
-            if (key.startsWith("quarkus.s3.")) {
-                env.put(key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"), value);
-            }
-        });
+        Map<String, String> env = Pod.awsEnvironment(stack);
         env.putAll(Map.of("RESUME", "1", "S3_BUCKET", bucket, "SUBMISSION_ID", id, "WORKER_PAIRS", "2",
                 "LOGS_DIR", logs.toString()));
         return env;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -20,6 +21,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.process.FreePort;
 import org.carla.leaderboard.localstack.standin.EvaluatorScript;
 import org.carla.leaderboard.localstack.standin.StandInRoutes;
@@ -110,6 +113,23 @@ final class Pod implements AutoCloseable {
         for (int i = 0; i < more.length; i += 2) {
             env.put(more[i], more[i + 1]);
         }
+        return env;
+    }
+
+    /** The pod's ServiceAccount: its containers sign as the IAM role it assumes, as in a cluster (IRSA). */
+    static final ServiceAccount WORKER = new ServiceAccount("submissions", "submission-worker");
+
+    /**
+     * The stack's S3 and SQS settings, signing as {@link #WORKER}'s role, as the Job runner gives them to a pod's
+     * containers (environment variables).
+     */
+    static Map<String, String> awsEnvironment(RunningStack stack) {
+        Map<String, String> env = new HashMap<>();
+        stack.quarkusConfig(WORKER).forEach((key, value) -> {
+            if (key.startsWith("quarkus.s3.") || key.startsWith("quarkus.sqs.")) {
+                env.put(key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"), value);
+            }
+        });
         return env;
     }
 
