@@ -30,6 +30,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The console's read API as an operator's page uses it, against the local stack: records in DynamoDB Local, files in
@@ -206,6 +207,12 @@ class ConsoleApiTests {
     void aLiveQueuesOldestMessageShowsItsAgeFromCloudWatch() {
         String url = stack.queueUrl("submissions");
         stack.sqs().purgeQueue(r -> r.queueUrl(url));
+        // A purge takes its time (SQS: up to 60 s); the message sent next must be the queue's oldest.
+        await().atMost(Duration.ofSeconds(60)).until(() -> stack.sqs().getQueueAttributes(r -> r.queueUrl(url)
+                .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                .attributes().values().stream().allMatch("0"::equals));
         Instant sent = Instant.now();
         stack.sqs().sendMessage(r -> r.queueUrl(url).messageBody("{\"waiting\": true}"));
 
