@@ -97,8 +97,9 @@ final class IntakeBenchmark {
             var pks = new ArrayList<>(bodies.keySet());
             pks.sort(null);
             context.checks().count("3", "EvalAI messages made by the stand-in", pks.size(), warmUp + trickle + burst);
-            try (var ingest = service("ingest-service", root, config);
-                    var launcher = service("job-launcher", root, launcherConfig);
+            try (var ingest = service("ingest-service", root, ingestConfig);
+                    var launcher = service("job-launcher", root, launcherConfig, kubernetesIdentity(api,
+                            new ServiceAccount("leaderboard", "job-launcher"), root));
                     var jobs = new JobArrivals(client, KubernetesApiServer.SUBMISSIONS_NAMESPACE)) {
                 Thread.sleep(5000); // idle: start-up done, pollers waiting
                 double ingestIdle = Machine.rssMb(ingest.pid());
@@ -121,7 +122,20 @@ final class IntakeBenchmark {
     }
 
     private Service service(String name, Path root, Map<String, String> config) throws Exception {
-        return context.startService(name, root.resolve(name), config, SERVICE_JVM);
+        return service(name, root, config, List.of());
+    }
+
+    private Service service(String name, Path root, Map<String, String> config, List<String> identity)
+            throws Exception {
+        var options = new ArrayList<>(SERVICE_JVM);
+        options.addAll(identity);
+        return context.startService(name, root.resolve(name), config, options);
+    }
+
+    /** The ServiceAccount's token file, which fabric8 reads as in a pod (the API server enforces deploy/'s RBAC). */
+    private static List<String> kubernetesIdentity(KubernetesApiServer api, ServiceAccount account, Path root) {
+        Path token = api.writeToken(account, root.resolve("serviceaccounts").resolve(account.name()).resolve("token"));
+        return List.of("-Dkubernetes.auth.tryKubeConfig=false", "-Dkubernetes.auth.serviceAccount.token=" + token);
     }
 
     /**

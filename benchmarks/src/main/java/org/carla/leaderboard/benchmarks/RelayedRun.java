@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,6 +23,7 @@ import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.event.SubmissionRef;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.KubernetesComponent;
 import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
@@ -80,9 +82,14 @@ final class RelayedRun implements AutoCloseable {
      */
     static RelayedRun start(BenchmarkRun.Context context, RunningStack stack, Path workDir, Duration cancelCheck,
             int workerPairs, int expectedRoutes) throws Exception {
-        var config = new HashMap<>(stack.quarkusConfig(new ServiceAccount("leaderboard", "results-relay")));
+        var account = new ServiceAccount("leaderboard", "results-relay");
+        var config = new HashMap<>(stack.quarkusConfig(account));
         config.put("relay.cancel-check.every", cancelCheck.toString());
-        var relay = context.startService("results-relay", workDir, config, List.of("-XX:MaxRAM=512m"));
+        // Its Lease through the API server, as its ServiceAccount (fabric8 reads the token file, as in a pod).
+        var options = new ArrayList<>(List.of("-XX:MaxRAM=512m"));
+        stack.component(KubernetesComponent.NAME, KubernetesComponent.class).identity(account)
+                .forEach((key, value) -> options.add("-D" + key + "=" + value));
+        var relay = context.startService("results-relay", workDir, config, options);
         // Submitted once the relay runs: the run's life, from EvalAI's submitted_at on, is all the relay's to count.
         var phase = stack.evaluation().phases().get(Long.toString(PHASE));
         var view = stack.evalAi().createSubmission(

@@ -112,9 +112,17 @@ public final class GrantUsage {
         return List.copyOf(grants);
     }
 
-    /** The grants no allowed call matched. */
+    /** Each action of a statement that no allowed call used on any of its resources (one of its grants listed). */
     public static List<Grant> unused(List<Grant> grants, List<Call> calls) {
-        return grants.stream().filter(grant -> calls.stream().noneMatch(grant::usedBy)).toList();
+        // A statement grants its actions on its resources: an action is used when a run used it on any of them (a
+        // GetObject on the objects' ARN uses the statement's GetObject; the bucket's ARN is there for ListBucket).
+        var byAction = new LinkedHashMap<List<String>, List<Grant>>();
+        grants.forEach(grant -> byAction.computeIfAbsent(List.of(grant.principal(), grant.sid(), grant.action()),
+                key -> new ArrayList<>()).add(grant));
+        return byAction.values().stream()
+                .filter(same -> same.stream().noneMatch(grant -> calls.stream().anyMatch(grant::usedBy)))
+                .map(same -> same.get(0))
+                .toList();
     }
 
     /**
