@@ -107,10 +107,11 @@ class EvalAiBudgetTests {
     }
 
     /** Answers each of its instants once, in order, then the last one for ever. */
-    private static final class SteppingClock extends Clock {
+    private static final class SteppingClock extends MovingClock {
         private final java.util.Deque<Instant> instants;
 
         SteppingClock(Instant... instants) {
+            super(instants[0]);
             this.instants = new java.util.ArrayDeque<>(List.of(instants));
         }
 
@@ -118,19 +119,9 @@ class EvalAiBudgetTests {
         public synchronized Instant instant() {
             return instants.size() > 1 ? instants.pollFirst() : instants.peekFirst();
         }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 
-    private static final class MovingClock extends Clock {
+    private static class MovingClock extends Clock {
         Instant now;
 
         MovingClock(Instant now) {
