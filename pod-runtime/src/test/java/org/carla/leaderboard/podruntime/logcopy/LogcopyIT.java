@@ -209,6 +209,16 @@ class LogcopyIT {
         upload.uploadChanged(false, Deadline.NONE);
         assertThat(requests.count("UploadPartCopy")).isOne();
         assertThat(objectBytes(s3, key)).isEqualTo(Files.readAllBytes(log));
+
+        // Another writer replaced the object in S3 (a second logcopy of the same prefix): the copy in place is
+        // refused (412), its upload aborted, and the log uploaded whole; no half upload stays behind to be billed.
+        stack.s3().putObject(r -> r.bucket(bucket).key(key), RequestBody.fromString("someone else's log"));
+        Files.write(log, lines(11, 1000), StandardOpenOption.APPEND);
+        requests.reset();
+        upload.uploadChanged(false, Deadline.NONE);
+        assertThat(requests.count("AbortMultipartUpload")).isOne();
+        assertThat(objectBytes(s3, key)).isEqualTo(Files.readAllBytes(log));
+        assertThat(stack.s3().listMultipartUploads(r -> r.bucket(bucket).prefix(prefix)).uploads()).isEmpty();
     }
 
     @Test
