@@ -37,7 +37,7 @@ import io.smallrye.faulttolerance.api.CircuitBreakerMaintenance;
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
         @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
         @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
 class HealthTests {

@@ -129,7 +129,7 @@ class LeadershipTests {
     public static class LeaseOn implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("relay.leadership.lease", "on", "relay.leadership.duration", DURATION.toSeconds() + "s",
+            return Map.of("relay.leadership.duration", DURATION.toSeconds() + "s",
                     "relay.leadership.renew-deadline", "4s", "relay.leadership.retry-period", "1s",
                     "relay.cancel-check.every", "10s");
         }

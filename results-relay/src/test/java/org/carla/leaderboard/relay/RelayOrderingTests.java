@@ -38,7 +38,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 /** SQS delivers late and twice, EvalAI goes down: nothing moves backwards, nothing is sent twice, nothing is lost. */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
         @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
         @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
 class RelayOrderingTests {

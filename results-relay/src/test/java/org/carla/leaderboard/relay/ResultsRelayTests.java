@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /** A submission's life as EvalAI and the submissions table see it, from the events the relay consumes. */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
         @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
         @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
 class ResultsRelayTests {

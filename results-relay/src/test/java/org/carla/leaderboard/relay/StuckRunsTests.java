@@ -45,7 +45,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 @QuarkusTest
 @TestProfile(StuckRunsTests.ShortBounds.class)
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai"),
+        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
         @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
         @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
 class StuckRunsTests {

@@ -53,10 +53,6 @@ public interface RelayConfig {
      * another may take its Lease.
      */
     interface Leadership {
-        /** {@code on}: active only while holding the Lease; {@code off}: always active (one relay outside Kubernetes). */
-        @WithDefault("on")
-        boolean lease();
-
         /** The Lease's namespace: the relay's own. */
         @WithDefault("leaderboard")
         String namespace();

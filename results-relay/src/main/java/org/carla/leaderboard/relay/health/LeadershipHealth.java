@@ -24,12 +24,8 @@ public class LeadershipHealth {
         return () -> {
             var response = HealthCheckResponse.named("relay-lease").up()
                     .withData("role", leadership.active() ? "active" : "standby")
-                    .withData("identity", leadership.identity());
-            if (leadership.leased()) {
-                response.withData("holder", leadership.holder().orElse("none seen"));
-            } else {
-                response.withData("holder", "no lease (relay.leadership.lease=off)");
-            }
+                    .withData("identity", leadership.identity())
+                    .withData("holder", leadership.holder().orElse("none seen"));
             return response.build();
         };
     }

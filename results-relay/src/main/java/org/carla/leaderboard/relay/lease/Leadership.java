@@ -23,7 +23,7 @@ import io.quarkus.runtime.StartupEvent;
 
 /**
  * Which replica is active: the one holding the Lease {@code relay.leadership.name} (fabric8's {@code LeaderElector},
- * {@link LeaseCandidate}), or this one alone with {@code relay.leadership.lease=off}. The active relay consumes both
+ * {@link LeaseCandidate}). The active relay consumes both
  * queues ({@link EventConsumers}) and runs the scheduled work (the EvalAI outbox, the stuck rules: each skipped on a
  * standby, {@link Standby}); a standby consumes nothing and calls nothing on EvalAI. Gauge {@code relay_active} (1 or
  * 0); a log line when a term begins and ends.
@@ -56,11 +56,6 @@ public class Leadership {
     }
 
     void start(@Observes @Priority(AFTER_STARTUP) StartupEvent started) {
-        if (!config.lease()) {
-            LOG.info("relay active: relay.leadership.lease=off (the only relay)");
-            begin();
-            return;
-        }
         var settings = new LeaseCandidate.Settings(config.namespace(), config.name(), identity, config.duration(),
                 config.renewDeadline(), config.retryPeriod());
         LOG.infof("relay standby as %s until it holds the Lease %s/%s (duration %s, renew deadline %s, retry %s)",
@@ -112,11 +107,6 @@ public class Leadership {
     /** This process's holder identity: the pod's name and a part unique to this start. */
     public String identity() {
         return identity;
-    }
-
-    /** Whether a Lease decides (off: this relay is always active). */
-    public boolean leased() {
-        return config.lease();
     }
 
     /** The holder of the Lease as this replica last saw it. */
