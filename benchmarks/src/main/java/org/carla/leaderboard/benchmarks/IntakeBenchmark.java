@@ -45,7 +45,6 @@ final class IntakeBenchmark {
     /** What the JVM sees in a pod with the manifests' 256 MiB memory limit (ergonomics: SerialGC, 64 MB heap). */
     private static final List<String> SERVICE_JVM = List.of("-XX:MaxRAM=256m");
     private static final String JOBS_CREATED = "leaderboard_launcher_jobs_created_total";
-    private static final Duration WARM_UP_BOUND = Duration.ofSeconds(120);
 
     private final BenchmarkRun.Context context;
     private final int warmUp;
@@ -144,12 +143,12 @@ final class IntakeBenchmark {
     /**
      * Every warm-up message must become a Job on the watched API server: if not, nothing after it could be measured.
      * Given up at once when job-launcher counts every warm-up Job created and the API server does not hold them where
-     * the benchmark watches, or after two minutes.
+     * the benchmark watches, or after two minutes (30 s at smoke size).
      */
     private void warmUp(RunningStack stack, JobArrivals jobs, Map<Long, String> warming, Service ingest,
             Service launcher) throws Exception {
         publishAll(stack.sqs(), stack.queueUrl("submissions"), warming);
-        long deadline = System.nanoTime() + WARM_UP_BOUND.toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(context.size().pick(30, 120, 120)).toNanos();
         boolean elsewhere = false;
         while (jobs.count(warming.keySet()) < warming.size() && System.nanoTime() < deadline && !elsewhere) {
             Thread.sleep(200);

@@ -177,7 +177,8 @@ class ResultsRelayTests {
         given.report(given.progress(2, 2));
 
         String control = given.id() + "/control/cancel";
-        await().atMost(PATIENCE).until(() -> stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control))
+        // Noticed at the run's next list, a minute after its last.
+        clock.minutesUntil(() -> stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control))
                 .keyCount() == 1);
         assertThat(EvalAiCalls.partialUpdates(stack.evalAi().calls(), given.pk())).hasSize(partialsBefore);
         assertThat(given.onEvalAi().status()).isEqualTo("cancelled");
