@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,19 +36,6 @@ class BenchmarkSmokeIT {
     @MethodSource("benchmarks")
     void measuresEachOfItsRows(int benchmark, List<String> rows) throws Exception {
         assertMeasured(smoke(benchmark, "benchmark-" + benchmark), rows);
-    }
-
-    @Test
-    void anIntakeWhoseJobsAreNotWhereTheBenchmarkWatchesFailsWithTheReason() throws Exception {
-        // job-launcher makes its Jobs in another namespace than the one the benchmark watches for them.
-        var result = smoke(3, "benchmark-3-elsewhere", "--set", "job-launcher:launcher.namespace=elsewhere");
-
-        assertThat(result.measured()).isFalse();
-        assertThat(result.reasons()).singleElement().asString()
-                .startsWith("3: failed: java.lang.IllegalStateException: the intake does not reach the Kubernetes API:"
-                        + " 0 of 5 warm-up submissions had a Job in namespace submissions of the API server the"
-                        + " benchmark watches (0 listed there); job-launcher counted 5 Jobs created");
-        assertThat(result.text()).contains("| 3 | benchmark 3 failed |").doesNotContain("| 3a |");
     }
 
     /** Runs benchmark {@code n} as {@code --smoke --only n}; its table goes to {@code target/smoke/<name>.md}. */
