@@ -234,25 +234,6 @@ class EvalAiOutboxTests {
     }
 
     /**
-     * The host resumed the run on EvalAI and EvalAI's announcement of it has not reached ingest-service yet (the record
-     * still holds the first run, final, unconfirmed): the confirmation reads resuming and takes it for confirmation,
-     * never sending the first run's final status over the host's resume.
-     */
-    @Test
-    void aResumeOnEvalAiNotYetAnnouncedIsNotOverwrittenByTheFinalsConfirmation() {
-        var given = running(GivenSubmission.submitted(stack, SENSORS).pending());
-        given.send(given.succeeded());
-        await().atMost(PATIENCE).until(() -> EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk()).size() == 1);
-
-        stack.evalAi().resume(given.pk());
-        clock.minutesUntil(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
-
-        assertThat(given.onEvalAi().status()).isEqualTo("resuming");
-        assertThat(EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk())).as("no final update again").hasSize(1);
-        assertThat(given.record().get(SubmissionTable.RUN).n()).isEqualTo("1");
-    }
-
-    /**
      * EvalAI's list of a challenge's cancelled submissions has no pages, and a resumed submission keeps its first
      * submitted_at: listing from the oldest run's submission on would read the challenge's whole cancelled history.
      * Each list is bounded on both sides instead, around the runs it covers: a resumed submission of 30 days ago is

@@ -384,7 +384,7 @@ public class EvalAiOutbox {
 
     /**
      * At the run's turn, on its record read again (still that run, that final status, unconfirmed; a resume meanwhile
-     * drops it): one read of what EvalAI shows. The final status (or resuming) → confirmed; another → the report sent (again), to be
+     * drops it): one read of what EvalAI shows. The final status → confirmed; another → the report sent (again), to be
      * confirmed at the run's next turn. A read or send that fails is made again at the run's next turn.
      */
     private void confirm(Final report) {
@@ -400,9 +400,7 @@ public class EvalAiOutbox {
             }
             asked(pk, clock.instant());
             EvalAiStatus shown = evalAi.shownAfterFinal(report.submission());
-            // resuming: the host resumed the submission, which EvalAI offers once it showed the run's end; sending the
-            // final again would take the resume back (its announcement may still be on its way to ingest-service).
-            if (shown == EvalAiStatus.valueOf(report.status().name()) || shown == EvalAiStatus.RESUMING) {
+            if (shown == EvalAiStatus.valueOf(report.status().name())) {
                 finals.confirmed(report);
                 done(report);
                 return;
