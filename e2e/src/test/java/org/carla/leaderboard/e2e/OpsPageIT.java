@@ -54,7 +54,8 @@ class OpsPageIT {
                 .resolve("ops-page-" + System.currentTimeMillis());
         RunLog.toFile(workDir.resolve("local-run.log"));
         system = LocalSystem.start(LocalRunConfig.demo(projectDir, workDir, Packaging.fromSystemProperty()));
-        // The slow one drives 15 s routes (the cancel scenario's knobs); nobody plays the host here but the page.
+        // The slow one's second route lasts 4 minutes (the cancel scenario's knobs); nobody plays the host here but the
+        // page.
         var runs = new LocalRun(system).submit(List.of(Scenario.HAPPY, Scenario.CANCEL));
         happy = runs.get(0);
         slow = runs.get(1);

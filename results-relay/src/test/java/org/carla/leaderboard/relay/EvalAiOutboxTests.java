@@ -234,6 +234,26 @@ class EvalAiOutboxTests {
     }
 
     /**
+     * A host resumes a failed submission as soon as EvalAI shows it failed, before ingest-service read EvalAI's
+     * announcement of the resume: the confirmation finds the record still on the first run, and EvalAI showing
+     * resuming, which it allows from failed only. The final status was shown: it is confirmed, never sent again over
+     * the resume (which would make ingest-service take the resume for a repeated announcement of a failed run).
+     */
+    @Test
+    void aResumeOnEvalAiNotRecordedYetConfirmsTheFailedStatusItFollows() {
+        var given = running(GivenSubmission.submitted(stack, SENSORS).pending());
+        given.send(given.jobFinished(JobFinished.Outcome.FAILED, "BackoffLimitExceeded", List.of()));
+        await().atMost(PATIENCE).until(() -> EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk()).size() == 1);
+
+        stack.evalAi().resume(given.pk());
+        clock.minutesUntil(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
+
+        assertThat(given.onEvalAi().status()).isEqualTo("resuming");
+        assertThat(EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk())).as("no final update again").hasSize(1);
+        assertThat(given.record().get(SubmissionTable.RUN).n()).isEqualTo("1");
+    }
+
+    /**
      * EvalAI's list of a challenge's cancelled submissions has no pages, and a resumed submission keeps its first
      * submitted_at: listing from the oldest run's submission on would read the challenge's whole cancelled history.
      * Each list is bounded on both sides instead, around the runs it covers: a resumed submission of 30 days ago is

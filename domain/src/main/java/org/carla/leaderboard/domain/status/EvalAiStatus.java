@@ -33,4 +33,12 @@ public enum EvalAiStatus {
     public String value() {
         return name().toLowerCase(Locale.ROOT);
     }
+
+    /**
+     * Whether EvalAI showing this status tells that it showed our final {@code status}: it is that status, or a host
+     * resumed the submission, which EvalAI allows from {@code failed} only ({@code resume_submission}).
+     */
+    public boolean follows(SubmissionStatus status) {
+        return name().equals(status.name()) || this == RESUMING && status == SubmissionStatus.FAILED;
+    }
 }

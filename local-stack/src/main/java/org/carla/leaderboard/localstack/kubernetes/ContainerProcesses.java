@@ -103,7 +103,16 @@ final class ContainerProcesses {
 
     /** SIGKILL to every process of the run at once, as when its PID namespace goes; returns once they are gone. */
     static void kill(String runId, ProcessHandle main) {
-        List<ProcessHandle> all = find(Map.of(runId, main)).get(runId);
+        killAll(Map.of(runId, main));
+    }
+
+    /**
+     * SIGKILL to every process of those runs at once, found before the first dies (a node gone): none outlives another
+     * long enough to notice its end and act on it. Returns once all are gone (bounded).
+     */
+    static void killAll(Map<String, ProcessHandle> mains) {
+        List<ProcessHandle> all = new ArrayList<>();
+        find(mains).values().forEach(all::addAll);
         all.forEach(ProcessHandle::destroyForcibly);
         await(all, GONE_BOUND);
     }

@@ -425,7 +425,7 @@ final class PodRun {
             publish();
             if (nodeGone) {
                 // No kubelet to say anything: the processes die with the node, the statuses stay as last reported.
-                mains(allContainers()).forEach(ContainerProcesses::kill);
+                ContainerProcesses.killAll(mains(allContainers()));
                 allContainers().forEach(container -> container.process = null);
                 terminalPhase = "Failed";
                 markDeleted();

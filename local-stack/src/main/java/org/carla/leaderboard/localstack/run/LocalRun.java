@@ -148,7 +148,8 @@ public final class LocalRun {
     private void writeKnobs(SubmissionRun run) {
         Scenario scenario = run.scenario();
         String submissionId = run.submissionId();
-        var knobs = scenario.knobs(system.config().knobsDir(), submissionId, system.config(), run.routeIds());
+        var knobs = scenario.knobs(system.config().knobsDir(), submissionId, system.config(), run.routeIds(),
+                system.stack().evalAi().controlUrl() + "/submissions/" + submissionId);
         if (knobs.isEmpty()) {
             return;
         }

@@ -3,10 +3,13 @@ package org.carla.leaderboard.localstack.run;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+
+import org.carla.leaderboard.localstack.standin.HeldRoute;
 
 /**
  * What happens to one submission of the local run, and the final status EvalAI must show for it. The faults are
@@ -19,7 +22,7 @@ public enum Scenario {
     HAPPY("FINISHED"),
     /** CARLA dies once mid-run; the pair restarts and resumes where it stopped. */
     CRASH("FINISHED"),
-    /** The participant cancels on EvalAI once the first route is reported. */
+    /** The participant cancels on EvalAI once the first route is reported, while its second route lasts 4 minutes. */
     CANCEL("CANCELLED"),
     /** The evaluator crashes at the third route in every attempt of the first Job (FAILED), then the host resumes it. */
     RESUME("FINISHED"),
@@ -29,9 +32,9 @@ public enum Scenario {
      */
     KILLED("FINISHED"),
     /**
-     * The node of its pod is lost once a route is reported (the pod garbage collector deletes the pod): the Job
-     * controller replaces the pod, whose fresh logs volume init fills from what the run has in S3; the agent resumes
-     * from that checkpoint and drives no finished route again.
+     * The node of its pod is lost once a route is reported, while its second route drives (the pod garbage collector
+     * deletes the pod): the Job controller replaces the pod, whose fresh logs volume init fills from what the run has
+     * in S3; the agent resumes from that checkpoint and drives no finished route again.
      */
     NODE_LOST("FINISHED"),
     /** The participant's image cannot be pulled: the run ends FAILED, naming the image and the registry's answer. */
@@ -128,20 +131,51 @@ public enum Scenario {
 
     /**
      * The stand-ins' knobs of one submission in this scenario; state files go to {@code stateDir}. The evaluator's knobs
-     * name routes by id: {@code routeIds} are its track's, in file order.
+     * name routes by id: {@code routeIds} are its track's, in file order. {@code shownAt}: the submission on the EvalAI
+     * stand-in's controls, where the evaluator sees what EvalAI shows ({@link #heldRoute}).
      */
-    public Map<String, String> knobs(Path stateDir, String submissionId, LocalRunConfig config, List<String> routeIds) {
+    public Map<String, String> knobs(Path stateDir, String submissionId, LocalRunConfig config, List<String> routeIds,
+            String shownAt) {
+        var knobs = new HashMap<>(faults(stateDir, submissionId, config, routeIds));
+        knobs.putAll(heldRoute(routeIds, shownAt));
+        return Map.copyOf(knobs);
+    }
+
+    /**
+     * The route that lasts until EvalAI shows what the scenario checks while the submission drives, however slowly a
+     * loaded machine starts the pod and reports ({@link HeldRoute}): its results before the last route ends (partial
+     * results come before the final ones), its first route before the second ends (NODE_LOST), a second route of 4
+     * minutes that the cancel, sent once EvalAI shows the first route, cuts short (CANCEL).
+     */
+    private Map<String, String> heldRoute(List<String> routeIds, String shownAt) {
+        String second = routeIds.get(1);
+        String last = routeIds.get(routeIds.size() - 1);
+        return switch (this) {
+            // It never drives, or stops at its second route on its own forged cancel.
+            case UNPULLABLE, CANCEL_PENDING, FORGED_STATUS -> Map.of();
+            case CANCEL -> Map.of(HeldRoute.AT_ROUTE, second, HeldRoute.SECONDS, "240");
+            case NODE_LOST -> Map.of(HeldRoute.AT_ROUTE, second, HeldRoute.UNTIL_SHOWN, shownAt,
+                    HeldRoute.UNTIL_ROUTES, "1");
+            // Its first Job crashes at its third route in every attempt: results are shown before it fails.
+            case RESUME -> Map.of(HeldRoute.AT_ROUTE, second, HeldRoute.UNTIL_SHOWN, shownAt);
+            default -> Map.of(HeldRoute.AT_ROUTE, last, HeldRoute.UNTIL_SHOWN, shownAt);
+        };
+    }
+
+    /** The faults and the hostile actions of the scenario. */
+    private Map<String, String> faults(Path stateDir, String submissionId, LocalRunConfig config,
+            List<String> routeIds) {
         String outside = outsideDir(stateDir, submissionId).toString();
         String forgedAt = routeIds.get(FORGED_AT_ROUTE);
         return switch (this) {
-            case HAPPY, CAPACITY, CANCEL_PENDING, TEAM_NAME, UNPULLABLE -> Map.of();
+            case HAPPY, CAPACITY, CANCEL, CANCEL_PENDING, TEAM_NAME, UNPULLABLE -> Map.of();
             // Dies while the second route drives (the first JVMs of a pod take a few seconds to start).
             case CRASH -> Map.of("CARLA_STANDIN_DIE_AFTER_SECONDS",
                     Long.toString(4 + config.routeTime().toSeconds() * 3 / 2),
                     "CARLA_STANDIN_DIE_ONCE_MARKER", stateDir.resolve(submissionId + ".carla-died").toString());
-            // Slower routes leave time to cancel (to lose the node) before the end, also when a loaded machine delays
-            // every report.
-            case CANCEL, NODE_LOST -> Map.of("EVALUATOR_STANDIN_ROUTE_SECONDS",
+            // Once its node is lost (its second route held until EvalAI shows the first), the routes left take long
+            // enough for the local run to lose it before the last starts.
+            case NODE_LOST -> Map.of("EVALUATOR_STANDIN_ROUTE_SECONDS",
                     Long.toString(config.routeTime().toSeconds() * 5));
             case RESUME -> Map.of("EVALUATOR_STANDIN_CRASH_AT_ROUTE", routeIds.get(RESUME_CRASH_ROUTE),
                     "EVALUATOR_STANDIN_FAIL_POD_MARKER", stateDir.resolve(submissionId + ".evaluator-pod").toString());

@@ -34,7 +34,8 @@ import org.carla.leaderboard.domain.track.LeaderboardVersion;
  * happens in every run of the pod that created it, none of a later pod), {@code EVALUATOR_STANDIN_INVALID_SENSORS=true} (the first route is
  * rejected for invalid sensors), {@code EVALUATOR_STANDIN_SENSORS} (comma-separated CARLA sensor types),
  * {@code EVALUATOR_STANDIN_KILL_AGENT_AT_ROUTE} (a route id: SIGKILL to its supervisor and itself as the route
- * starts, under the same markers), and the hostile participant's knobs ({@link HostileParticipant}).
+ * starts, under the same markers), a route driven until EvalAI shows the submission's results
+ * ({@link HeldRoute}), and the hostile participant's knobs ({@link HostileParticipant}).
  */
 public final class EvaluatorStandIn {
 
@@ -63,6 +64,7 @@ public final class EvaluatorStandIn {
     private final Map<String, String> env;
     private final LeaderboardCheckpoint statistics;
     private final HostileParticipant hostile;
+    private final Optional<HeldRoute> held;
     private final long routeMillis;
     private final String seed;
     private volatile Socket carla;
@@ -76,6 +78,7 @@ public final class EvaluatorStandIn {
         Path checkpoint = Path.of(args.get("checkpoint"));
         this.statistics = new LeaderboardCheckpoint(checkpoint);
         this.hostile = HostileParticipant.of(env, checkpoint, System.out);
+        this.held = HeldRoute.of(env);
         this.routeMillis = Math.round(Double.parseDouble(env.getOrDefault("EVALUATOR_STANDIN_ROUTE_SECONDS", "2")) * 1000);
         this.seed = Optional.ofNullable(env.get("EVALUATOR_STANDIN_SEED"))
                 .orElse(env.getOrDefault("SUBMISSION_ID", "stand-in"));
@@ -260,7 +263,7 @@ public final class EvaluatorStandIn {
                 }
             }
         }
-        Optional<String> failure = drive(config);
+        Optional<String> failure = drive(config, routeNumber);
         say("\033[1m> Stopping the route\033[0m");
         if (failure.isPresent()) {
             say("\n\033[91mError during the simulation:\n" + failure.get() + "\033[0m");
@@ -309,15 +312,19 @@ public final class EvaluatorStandIn {
         return true;
     }
 
-    /** Holds the route for its time while CARLA ticks; the failure when CARLA went away or stopped ticking. */
-    private Optional<String> drive(Config config) throws IOException {
+    /**
+     * Drives the route for its time (the held route longer: {@link HeldRoute}) while CARLA ticks; the failure when
+     * CARLA went away or stopped ticking.
+     */
+    private Optional<String> drive(Config config, String routeNumber) throws IOException {
         double timeout = Double.parseDouble(args.get("timeout"));
         long end = System.nanoTime() + routeMillis * 1_000_000L;
+        HeldRoute.Hold hold = held.filter(route -> route.at(routeNumber)).map(HeldRoute::start).orElse(null);
         long lastTick = System.nanoTime();
         long lastReport = System.nanoTime();
         InputStream in = carla.getInputStream();
         carla.setSoTimeout(100);
-        while (System.nanoTime() < end) {
+        while (System.nanoTime() < end || hold != null && !hold.over()) {
             try {
                 if (in.read() < 0) {
                     return Optional.of("RuntimeError: the CARLA server closed the connection");

@@ -92,6 +92,38 @@ class PodDisruptionTests extends LocalJobRunnerFixture {
         assertThat(job.getStatus().getConditions()).isNullOrEmpty();
     }
 
+    /**
+     * A node gone takes every process of its pod at once: no container outlives another long enough to see it end and
+     * act (in a submission's pod: the evaluator recording CARLA's end as a crash, logcopy uploading it). Each of two
+     * containers watches the other's process and leaves a file when it ends.
+     */
+    @Test
+    void aLostNodeTakesEveryContainerAtOnceSoNoneSeesAnotherEnd() throws Exception {
+        client.batch().v1().jobs().resource(job("watchers", 3, null, List.of(),
+                List.of(watcher("left", "right"), watcher("right", "left")))).create();
+        Path data = volume("watchers", "data");
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(data.resolve("left-watches"))
+                && Files.exists(data.resolve("right-watches")));
+
+        assertThat(runner.loseNode("watchers")).isTrue();
+
+        try (var files = Files.list(data)) {
+            assertThat(files.map(file -> file.getFileName().toString()))
+                    .as("files of a container that saw the other end").noneMatch(name -> name.endsWith("-ended"));
+        }
+    }
+
+    /** Writes its pid, waits for the other's, then watches it and writes {@code <other>-ended} once it is gone. */
+    private static io.fabric8.kubernetes.api.model.Container watcher(String name, String other) {
+        String script = "echo $$$$ > $DATA/" + name + "; while [ ! -s $DATA/" + other + " ]; do sleep 0.05; done; "
+                + "p=`cat $DATA/" + other + "`; touch $DATA/" + name + "-watches; "
+                + "while [ -e /proc/$p ] && [ \"`cut -d' ' -f3 /proc/$p/stat 2>/dev/null`\" != Z ]; do :; done; "
+                + "touch $DATA/" + other + "-ended; sleep 1000";
+        return new ContainerBuilder().withName(name).withImage(HOST_IMAGE).withCommand("/bin/sh", "-c", script)
+                .addNewEnv().withName("DATA").withValue("/data").endEnv()
+                .addNewVolumeMount().withName("data").withMountPath("/data").endVolumeMount().build();
+    }
+
     @Test
     void anEvictedPodStaysFailedAndEvictedAndIsReplaced() throws Exception {
         client.batch().v1().jobs().resource(job("evicted", 3, null, List.of(),

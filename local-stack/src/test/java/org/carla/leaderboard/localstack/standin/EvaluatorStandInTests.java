@@ -18,6 +18,9 @@ import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.ResultsJson;
 import org.carla.leaderboard.domain.results.RouteRecord;
 import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.localstack.evalai.EvalAiOptions;
+import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
+import org.carla.leaderboard.localstack.evalai.NewSubmission;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -253,6 +256,53 @@ class EvaluatorStandInTests {
             socket.setSoTimeout(2000);
             assertThat(socket.getInputStream().read()).isEqualTo('t');
         }
+    }
+
+    /**
+     * The held route is driven until EvalAI shows the submission's results with a route done, as the EvalAI stand-in's
+     * controls answer: the run waits there, however long past the route's time, and goes on once they are shown.
+     */
+    @Test
+    void aHeldRouteIsDrivenUntilEvalAiShowsTheSubmissionsResults() throws Exception {
+        startCarla(Optional.empty());
+        Path checkpoint = temp.resolve("agent_results.json");
+        try (EvalAiStandIn evalAi = EvalAiStandIn.start(EvalAiOptions.builder("token", message -> { }).build())) {
+            long pk = evalAi.createSubmission(NewSubmission.of(7, "Team Seven", 2077, "registry.local/team-7:1")).pk();
+            io.restassured.RestAssured.given().baseUri(evalAi.url()).header("Authorization", "Bearer token")
+                    .contentType("application/json").body(Map.of("submission", pk, "submission_status", "running"))
+                    .patch("/api/jobs/challenge/1/update_submission/").then().statusCode(200);
+            var env = env(HeldRoute.AT_ROUTE, "2", HeldRoute.UNTIL_SHOWN, evalAi.controlUrl() + "/submissions/" + pk,
+                    HeldRoute.UNTIL_ROUTES, "1");
+            var run = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return run(args(checkpoint, "1-2", false), env);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+
+            await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+                    .until(() -> ResultsJson.read(checkpoint).checkpoint().records().size() == 2);
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> !run.isDone());
+            assertThat(ResultsJson.read(checkpoint).checkpoint().records()).as("route 2 is still driven").hasSize(2);
+
+            showResults(evalAi, pk, 0);
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> !run.isDone());
+            showResults(evalAi, pk, 2);
+            assertThat(run.get(20, TimeUnit.SECONDS)).isZero();
+            assertThat(ResultsJson.read(checkpoint).checkpoint().records()).hasSize(4);
+        }
+    }
+
+    /** The backend's partial update of the submission, its metadata showing {@code routes} done of 4. */
+    private static void showResults(EvalAiStandIn evalAi, long pk, int routes) {
+        io.restassured.RestAssured.given().baseUri(evalAi.url()).header("Authorization", "Bearer token")
+                .contentType("application/json").body(Map.of("submission", pk, "challenge_phase", 2077,
+                        "submission_status", "partially_evaluated", "result", "[{\"split\": \"leaderboard\", "
+                                + "\"show_to_participant\": true, \"accuracies\": {\"Driving score\": 1.0}}]",
+                        "stdout", "", "stderr", "",
+                        "metadata", "{\"_checkpoint\": {\"progress\": [" + routes + ", 4]}}"))
+                .put("/api/jobs/challenges/1/update_partially_evaluated_submission/").then().statusCode(200);
     }
 
     @Test

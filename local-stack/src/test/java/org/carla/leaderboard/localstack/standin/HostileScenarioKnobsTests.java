@@ -30,7 +30,8 @@ class HostileScenarioKnobsTests {
         var config = LocalRunConfig.demo(temp, temp);
         Set<HostileParticipant.Action> all = EnumSet.noneOf(HostileParticipant.Action.class);
         for (Scenario scenario : Scenario.values()) {
-            var env = new HashMap<>(scenario.knobs(temp, "42", config, List.of("0", "1", "2", "3")));
+            var env = new HashMap<>(scenario.knobs(temp, "42", config, List.of("0", "1", "2", "3"),
+                    "http://127.0.0.1:1/_standin/submissions/42"));
             var hostile = HostileParticipant.of(env, temp.resolve("logs/agent/agent1/agent_results.json"),
                     new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
             assertThat(hostile.actions().isEmpty()).as(scenario.label()).isEqualTo(!scenario.hostile());

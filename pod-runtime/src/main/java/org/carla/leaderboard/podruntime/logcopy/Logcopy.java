@@ -81,6 +81,8 @@ public final class Logcopy {
     private final Map<String, byte[]> own = new LinkedHashMap<>();
     private final Set<String> volumeProblems = new HashSet<>();
     private final Map<String, Checkpoint> checkpoints = new HashMap<>();
+    /** The agents' checkpoints: the merged results are made of them. */
+    private final Set<String> checkpointFiles;
     private LogcopyLogFile log;
     private long logVersion = -1;
     private MergeResult lastResult;
@@ -91,9 +93,10 @@ public final class Logcopy {
         this.settings = settings;
         this.meter = meter;
         this.volume = new VolumeFiles(settings.logsDir(), guard);
+        this.checkpointFiles = checkpointFiles(settings.workerPairs());
         this.uploads = new LogsUpload(volume, new SubmissionObjects(s3, settings.bucket(), settings.prefix(), meter,
                 settings.partSize()), settings.prefix(), meter, new UploadBudget(), OWN_FILES::contains,
-                settings.uploadInterval(), clock);
+                checkpointFiles::contains, settings.uploadInterval(), clock);
         this.cancelControl = new CancelControl(s3, settings.bucket(), settings.prefix(), meter);
         this.report = new ProgressReport(sqs, settings.queueUrl(), settings.submission(), settings.run(),
                 settings.heartbeat(), meter, clock);
@@ -231,8 +234,8 @@ public final class Logcopy {
     }
 
     /**
-     * Uploads logcopy's own files, then the volume's; false when S3 failed (the outage is noted) or the stop's
-     * deadline cut the pass short.
+     * Uploads the volume's files, then logcopy's own; false when S3 failed (the outage is noted), the stop's deadline
+     * cut the pass short, or a checkpoint is not in S3 as seen.
      */
     private boolean upload(boolean flush, Deadline deadline) {
         refreshLog();
@@ -240,8 +243,25 @@ public final class Logcopy {
             // The volume first: a failure leaves logcopy's files, which the last report names, pending.
             boolean complete = uploads.uploadChanged(flush, deadline).complete();
             refreshLog(); // with what the pass logged, so that the last pass leaves nothing behind
-            return complete & uploads.uploadOwn(own, deadline).complete();
+            // The merged results never get ahead of the checkpoints in S3: a pod that resumes the run downloads those.
+            boolean checkpointsInS3 = checkpointFiles.stream().noneMatch(uploads::pending);
+            var files = checkpointsInS3 ? own : withoutResults(own);
+            return complete & checkpointsInS3 & uploads.uploadOwn(files, deadline).complete();
         }));
+    }
+
+    private static Map<String, byte[]> withoutResults(Map<String, byte[]> files) {
+        var kept = new LinkedHashMap<>(files);
+        kept.keySet().removeAll(ResultsRefresh.FILES);
+        return kept;
+    }
+
+    private static Set<String> checkpointFiles(int workerPairs) {
+        var files = new HashSet<String>();
+        for (int pair = 1; pair <= workerPairs; pair++) {
+            files.add(LogsLayout.agentCheckpoint(pair));
+        }
+        return Set.copyOf(files);
     }
 
     /**

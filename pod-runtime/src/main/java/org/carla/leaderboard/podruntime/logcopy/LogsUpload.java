@@ -62,8 +62,12 @@ public final class LogsUpload {
     private record NotSent() implements Outcome {
     }
 
+    /**
+     * {@code own}: logcopy's own files (uploaded from memory, {@link #uploadOwn}); {@code checkpoint}: the agents'
+     * checkpoints, which go whenever they changed ({@link UploadPlanner}).
+     */
     LogsUpload(VolumeFiles volume, SubmissionObjects objects, String prefix, RequestMeter meter, UploadBudget budget,
-            Predicate<String> own, Duration interval, Clock clock) {
+            Predicate<String> own, Predicate<String> checkpoint, Duration interval, Clock clock) {
         this.volume = volume;
         this.objects = objects;
         this.meter = meter;
@@ -71,7 +75,7 @@ public final class LogsUpload {
         this.clock = clock;
         this.refusals = new Refusals(prefix);
         this.changes = new VolumeChanges(volume, own, refusals, digests);
-        this.planner = new UploadPlanner(interval, budget);
+        this.planner = new UploadPlanner(interval, budget, checkpoint);
         this.own = new OwnUploads(objects, meter);
     }
 
@@ -118,6 +122,12 @@ public final class LogsUpload {
         return changes.pending();
     }
 
+    /** Whether a change of this file seen by the last pass is not in S3 yet. */
+    public boolean pending(String relative) {
+        FileState file = changes.state(relative);
+        return file != null && file.pending();
+    }
+
     /** Files of the volume not in S3 as they are (skipped, refused, or not uploaded yet), at most 50, printable. */
     public List<String> notUploaded() {
         return notUploaded(Map.of());
@@ -162,7 +172,7 @@ public final class LogsUpload {
             throws IOException {
         FileState file = changes.state(relative);
         try (FileChannel channel = volume.open(relative)) {
-            UploadPlanner.Step step = pass.step(file);
+            UploadPlanner.Step step = pass.step(relative, file);
             if (step instanceof Append append) {
                 if (digests.seam(channel, append.from()) == file.uploaded().seam()) {
                     try {
@@ -172,7 +182,7 @@ public final class LogsUpload {
                         file = changes.forgetUpload(relative);
                     }
                 }
-                step = pass.whole(file);
+                step = pass.whole(relative, file);
             }
             if (step instanceof WaitForBudget) {
                 return new NotSent();

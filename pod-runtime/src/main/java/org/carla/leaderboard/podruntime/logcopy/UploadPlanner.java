@@ -6,20 +6,25 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * What to send for the volume's changed files, and when: a policy over their {@link FileState}s, with no file and no
  * S3 in it.
  * <ul>
- * <li><b>Interval.</b> A changed file goes at most once per {@code interval}; a flush (the end, a cancel, a stop)
- * sends every change at once.</li>
- * <li><b>Order.</b> First a file that reached 5 MiB while S3 holds less of it (its whole upload is its last: it is
- * appended to from then on), then the oldest change, then by name.</li>
+ * <li><b>Checkpoints.</b> An agent's checkpoint goes in the pass that sees it changed, first, whatever the interval and
+ * the budget: logcopy's merged results are made of the checkpoints, and S3 must never show more routes in the merged
+ * results than in the checkpoints a resumed or replaced pod downloads.</li>
+ * <li><b>Interval.</b> Any other changed file goes at most once per {@code interval}; a flush (the end, a cancel, a
+ * stop) sends every change at once.</li>
+ * <li><b>Order.</b> The checkpoints, then a file that reached 5 MiB while S3 holds less of it (its whole upload is its
+ * last: it is appended to from then on), then the oldest change, then by name.</li>
  * <li><b>What.</b> A file whose object in S3 holds 5 MiB or more and that grew is appended to: only its new tail is
  * sent ({@link Append}); anything else is sent whole ({@link Whole}).</li>
- * <li><b>Budget.</b> Until a flush, a whole upload goes only as far as {@link UploadBudget} allows; once a file waited
- * for room in a pass, the files sent again after it wait too (the oldest change goes first when there is room), while
- * new files (never in S3) still go if they fit.</li>
+ * <li><b>Budget.</b> Until a flush, a whole upload other than a checkpoint's goes only as far as {@link UploadBudget}
+ * allows (a checkpoint's bytes count in it all the same); once a file waited for room in a pass, the files sent again
+ * after it wait too (the oldest change goes first when there is room), while new files (never in S3) still go if they
+ * fit.</li>
  * </ul>
  */
 final class UploadPlanner {
@@ -42,17 +47,22 @@ final class UploadPlanner {
 
     private final Duration interval;
     private final UploadBudget budget;
+    private final Predicate<String> checkpoint;
 
-    UploadPlanner(Duration interval, UploadBudget budget) {
+    /** {@code checkpoint}: whether a relative path is an agent's checkpoint. */
+    UploadPlanner(Duration interval, UploadBudget budget, Predicate<String> checkpoint) {
         this.interval = interval;
         this.budget = budget;
+        this.checkpoint = checkpoint;
     }
 
     /** The pending files due now, in the order they go. */
     List<String> due(Map<String, FileState> files, Instant now, boolean flush) {
         return files.entrySet().stream()
-                .filter(file -> file.getValue().pending() && (flush || due(file.getValue(), now)))
-                .sorted(Comparator.comparing((Map.Entry<String, FileState> file) -> !file.getValue().graduates())
+                .filter(file -> file.getValue().pending()
+                        && (flush || checkpoint.test(file.getKey()) || due(file.getValue(), now)))
+                .sorted(Comparator.comparing((Map.Entry<String, FileState> file) -> !checkpoint.test(file.getKey()))
+                        .thenComparing(file -> !file.getValue().graduates())
                         .thenComparing(file -> file.getValue().changedSince()).thenComparing(Map.Entry::getKey))
                 .map(Map.Entry::getKey).toList();
     }
@@ -76,23 +86,24 @@ final class UploadPlanner {
         }
 
         /** The tail when S3 holds 5 MiB or more of the same file, shorter; else {@link #whole}. */
-        Step step(FileState file) {
+        Step step(String relative, FileState file) {
             FileState.Uploaded in = file.uploaded();
             long size = file.seen().size();
             if (in != null && in.size() >= SubmissionObjects.MIN_PART && size > in.size() && in.etag() != null
                     && Objects.equals(in.fileKey(), file.seen().fileKey())) {
                 return new Append(in.size(), size);
             }
-            return whole(file);
+            return whole(relative, file);
         }
 
         /**
          * The whole file, if the budget has room for it (new bytes always fit; a file sent again waits behind one
-         * that did not fit); always at a flush. An append that cannot go (the file no longer begins with what S3
-         * holds, or the object changed) asks this.
+         * that did not fit); always at a flush, and always for a checkpoint. An append that cannot go (the file no
+         * longer begins with what S3 holds, or the object changed) asks this.
          */
-        Step whole(FileState file) {
-            if (!flush && (!budget.allows(file.seen().size()) || (waited && file.uploaded() != null))) {
+        Step whole(String relative, FileState file) {
+            if (!flush && !checkpoint.test(relative)
+                    && (!budget.allows(file.seen().size()) || (waited && file.uploaded() != null))) {
                 waited = true;
                 return new WaitForBudget();
             }

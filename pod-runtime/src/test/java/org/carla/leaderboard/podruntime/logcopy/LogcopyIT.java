@@ -341,6 +341,33 @@ class LogcopyIT {
         assertThat(news).singleElement().extracting(Progress::routesDone).isEqualTo(1);
     }
 
+    /**
+     * A pod that replaces one of its run (its node lost) resumes from the checkpoints in S3, which init downloads: they
+     * hold every route the merged results in S3 show (and so EvalAI), though the checkpoint changed again well within
+     * the upload interval.
+     */
+    @Test
+    void theCheckpointInS3HoldsEveryRouteTheMergedResultsInS3Show() throws Exception {
+        var settings = settings(1, 4, PERIOD, Duration.ofHours(1));
+        String prefix = settings.prefix();
+        Files.createDirectories(logs.resolve("agent/agent1"));
+        agentResults(1, 4); // the evaluator's first write, before any route
+        start(settings, s3(stack.endpoints().get("s3")));
+        assertThat(nextProgress(settings).routesDone()).isZero();
+
+        int[] driven = { 0, 1, 2 };
+        for (int routes = 1; routes <= driven.length; routes++) {
+            agentResults(1, 4, Arrays.copyOf(driven, routes));
+            int done = routes;
+            await().atMost(Duration.ofSeconds(20)).until(() -> receive(settings, 10).stream()
+                    .anyMatch(progress -> progress.routesDone() == done));
+
+            assertThat(routesIn(object(stack.s3(), prefix + "agent_results.json"))).as("merged").isEqualTo(done);
+            assertThat(routesIn(object(stack.s3(), prefix + "agent/agent1/agent_results.json")))
+                    .as("the checkpoint a replaced pod resumes from").isEqualTo(done);
+        }
+    }
+
     @Test
     void theCancelObjectStopsItWithinOnePeriod() throws Exception {
         var settings = settings(2, 4);
@@ -578,7 +605,7 @@ class LogcopyIT {
         var guard = new GuardedOpen();
         closeables.add(guard);
         return new LogsUpload(new VolumeFiles(logs, guard), new SubmissionObjects(s3, bucket, prefix, meter, 5 * MIB),
-                prefix, meter, new UploadBudget(), name -> false, interval, Clock.systemUTC());
+                prefix, meter, new UploadBudget(), name -> false, name -> false, interval, Clock.systemUTC());
     }
 
     private LogcopySettings settings(int pairs, int routes) {
@@ -586,10 +613,19 @@ class LogcopyIT {
     }
 
     private LogcopySettings settings(int pairs, int routes, Duration heartbeat) {
+        return settings(pairs, routes, heartbeat, PERIOD);
+    }
+
+    private LogcopySettings settings(int pairs, int routes, Duration heartbeat, Duration uploadInterval) {
         long pk = SUBMISSIONS.incrementAndGet();
         return new LogcopySettings(logs, logs.resolve(StatusFiles.DIRECTORY), bucket,
                 new SubmissionRef(pk, 42, "leaderboard-20"), 1, pairs, OptionalInt.of(routes), PERIOD, heartbeat,
-                queueUrl, PERIOD, 5 * MIB);
+                queueUrl, uploadInterval, 5 * MIB);
+    }
+
+    /** The route records of a checkpoint's text. */
+    private static int routesIn(String checkpoint) {
+        return ResultsJson.parse(checkpoint).checkpoint().records().size();
     }
 
     private Future<Logcopy.Ending> start(LogcopySettings settings, S3Client s3) {

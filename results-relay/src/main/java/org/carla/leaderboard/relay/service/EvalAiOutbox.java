@@ -384,8 +384,9 @@ public class EvalAiOutbox {
 
     /**
      * At the run's turn, on its record read again (still that run, that final status, unconfirmed; a resume meanwhile
-     * drops it): one read of what EvalAI shows. The final status → confirmed; another → the report sent (again), to be
-     * confirmed at the run's next turn. A read or send that fails is made again at the run's next turn.
+     * drops it): one read of what EvalAI shows. The final status, or what only follows it (a resume on EvalAI that
+     * ingest-service has not recorded yet) → confirmed; another → the report sent (again), to be confirmed at the
+     * run's next turn. A read or send that fails is made again at the run's next turn.
      */
     private void confirm(Final report) {
         long pk = report.submission().submissionPk();
@@ -400,7 +401,7 @@ public class EvalAiOutbox {
             }
             asked(pk, clock.instant());
             EvalAiStatus shown = evalAi.shownAfterFinal(report.submission());
-            if (shown == EvalAiStatus.valueOf(report.status().name())) {
+            if (shown.follows(report.status())) {
                 finals.confirmed(report);
                 done(report);
                 return;
