@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +32,8 @@ final class ContainerProcesses {
     static final String VARIABLE = "LOCAL_STACK_CONTAINER";
     private static final Path PROC = Path.of("/proc");
     private static final Duration GONE_BOUND = Duration.ofSeconds(5);
+    /** Looks for processes started while the others were being stopped, this many times at most. */
+    private static final int STOP_ROUNDS = 5;
 
     private ContainerProcesses() {
     }
@@ -107,14 +110,41 @@ final class ContainerProcesses {
     }
 
     /**
-     * SIGKILL to every process of those runs at once, found before the first dies (a node gone): none outlives another
-     * long enough to notice its end and act on it. Returns once all are gone (bounded).
+     * Every process of those runs ended at once, as a node gone ends them: first each is stopped (SIGSTOP, looked for
+     * again until none runs), then all are SIGKILLed. A stopped process cannot see another end, so none acts on it.
+     * Returns once all are gone (bounded).
      */
     static void killAll(Map<String, ProcessHandle> mains) {
-        List<ProcessHandle> all = new ArrayList<>();
-        find(mains).values().forEach(all::addAll);
-        all.forEach(ProcessHandle::destroyForcibly);
-        await(all, GONE_BOUND);
+        Set<ProcessHandle> stopped = new LinkedHashSet<>();
+        for (int round = 0; round < STOP_ROUNDS; round++) {
+            List<ProcessHandle> running = new ArrayList<>();
+            find(mains).values().forEach(found -> found.stream().filter(process -> !stopped.contains(process))
+                    .forEach(running::add));
+            if (running.isEmpty()) {
+                break;
+            }
+            stop(running);
+            stopped.addAll(running);
+        }
+        stopped.forEach(ProcessHandle::destroyForcibly);
+        await(stopped, GONE_BOUND);
+    }
+
+    /** SIGSTOP to each, in one {@code kill} (Java has no API for it); one gone meanwhile is no matter. */
+    private static void stop(List<ProcessHandle> processes) {
+        var argv = new ArrayList<>(List.of("kill", "-STOP"));
+        processes.forEach(process -> argv.add(Long.toString(process.pid())));
+        try {
+            Process kill = new ProcessBuilder(argv).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!kill.waitFor(GONE_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
+                kill.destroyForcibly();
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot stop the processes " + processes, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
