@@ -76,8 +76,11 @@ class LocalRunIT {
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(15);
     private static final Set<String> CONTAINER_LOG_FOLDERS = Set.of("agent/agent1/", "simulator/", "logcopy/");
     private static final String NAMESPACE = "submissions";
+    /** The time of a java.util.logging record, on the line before its message. */
+    private static final Pattern LOG_TIME = Pattern.compile("\\w{3} \\d+, \\d{4} (\\d+:\\d{2}:\\d{2} [AP]M) ");
 
     private static LocalSystem system;
+    private static Path runLog;
     private static LocalRun run;
     private static final Map<Scenario, SubmissionRun> BY_SCENARIO = new HashMap<>();
     private static boolean ended;
@@ -105,7 +108,7 @@ class LocalRunIT {
         Path projectDir = Path.of(System.getProperty("e2e.project-dir", "..")).toAbsolutePath().normalize();
         Path workDir = Path.of(System.getProperty("e2e.work-dir", "target/e2e-run")).toAbsolutePath()
                 .resolve(Long.toString(System.currentTimeMillis()));
-        RunLog.toFile(workDir.resolve("local-run.log"));
+        runLog = RunLog.toFile(workDir.resolve("local-run.log"));
         system = LocalSystem.start(LocalRunConfig.demo(projectDir, workDir, Packaging.fromSystemProperty()));
         for (String service : LocalRunConfig.SERVICES) {
             PIDS_BEFORE.put(service, system.service(service).pid());
@@ -244,7 +247,8 @@ class LocalRunIT {
         assertThat(ended).as("every submission ended within %s", RUN_TIMEOUT).isTrue();
         assertThat(BY_SCENARIO).as("submissions made").hasSize(Scenario.values().length);
         for (Scenario scenario : BY_SCENARIO.keySet()) {
-            assertThat(submission(scenario).finalStatus()).as(scenario.label()).isEqualTo(scenario.expectedStatus());
+            assertThat(submission(scenario).finalStatus()).as("%s; its Jobs in the run log:%n%s", scenario.label(),
+                    jobLines(submission(scenario))).isEqualTo(scenario.expectedStatus());
         }
         assertThat(run.runs()).allMatch(SubmissionRun::asExpected);
     }
@@ -567,7 +571,8 @@ class LocalRunIT {
         long deadline = LocalRunConfig.CAPACITY_DEADLINE.toSeconds();
         assertThat(Duration.between(pod.created(), pod.placedAt().orElseThrow()).toSeconds())
                 .as("seconds it waited for a node (its deadline: %d s)", deadline).isGreaterThan(deadline);
-        assertThat(capacity.finalStatus()).isEqualTo("FINISHED");
+        assertThat(capacity.finalStatus()).as("its Jobs in the run log:%n%s", jobLines(capacity))
+                .isEqualTo("FINISHED");
         assertThat(capacity.routesDone()).isEqualTo(4);
         // Running means running: EvalAI was told only once the pod had its node, and the record starts then.
         Instant placed = pod.placedAt().orElseThrow();
@@ -719,6 +724,31 @@ class LocalRunIT {
     private static List<Job> jobsOf(SubmissionRun submission) {
         return JOBS.values().stream().filter(job -> submissionOf(job).equals(submission.submissionId()))
                 .sorted((a, b) -> a.getMetadata().getName().compareTo(b.getMetadata().getName())).toList();
+    }
+
+    /**
+     * What the Job runner logged of a submission's Jobs (their pods placed, containers started and ended, the Jobs'
+     * ends), each with its time: why a submission ended as it did, in the message of a failing assertion.
+     */
+    private static String jobLines(SubmissionRun submission) {
+        var names = jobsOf(submission).stream().map(job -> job.getMetadata().getName()).toList();
+        var lines = new ArrayList<String>();
+        try {
+            String time = "";
+            for (String line : Files.readAllLines(runLog)) {
+                Matcher stamp = LOG_TIME.matcher(line);
+                if (stamp.lookingAt()) {
+                    time = stamp.group(1);
+                } else if (names.stream().anyMatch(name -> line.contains("job " + name + ":")
+                        || line.contains("job " + name + " "))) {
+                    lines.add(time + "  " + line.substring(line.indexOf(": ") + 2).replace(
+                            system.config().workDir().toString(), "<work>"));
+                }
+            }
+        } catch (Exception e) {
+            lines.add("(the run log cannot be read: " + e + ")");
+        }
+        return lines.isEmpty() ? "(none)" : String.join("\n", lines);
     }
 
     private static List<PodSeen> podsOf(SubmissionRun submission) {
