@@ -17,12 +17,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The repository's documents stay true to the code: every relative link of every README and of {@code docs/} names a
  * file that exists, and every link to a line ({@code [`Class.member`](path#L12)}, the root README's "where does this
- * behaviour live") lands on a line that still holds that member.
+ * behaviour live") lands on a line that still holds that member; and every README reads in a few minutes: at most
+ * {@link #README_TEXT} bytes of text outside its tables (a reference table may be as long as what it lists).
  */
 class DocsTests {
 
     static final Path PROJECT = Path.of(System.getProperty("e2e.project-dir", "..")).toAbsolutePath().normalize();
     static final Pattern LINK = Pattern.compile("\\[([^\\]]*)\\]\\(([^)\\s]+)\\)");
+    static final int README_TEXT = 10 * 1024;
     static final Pattern LINE_LINK = Pattern.compile("`([A-Za-z0-9_]+)\\.([A-Za-z0-9_]+)`");
 
     @Test
@@ -66,6 +68,23 @@ class DocsTests {
         }
         assertThat(checked).as("links to a line in the root README").isPositive();
         assertThat(moved).as("links whose line no longer holds the member they name").isEmpty();
+    }
+
+    @Test
+    void everyReadmeHoldsAtMostTenKilobytesOfTextOutsideItsTables() {
+        List<String> tooLong = new ArrayList<>();
+        for (Path document : documents()) {
+            Path relative = PROJECT.relativize(document);
+            if (!document.getFileName().toString().startsWith("README") || relative.startsWith("docs")) {
+                continue;
+            }
+            long text = read(document).lines().filter(line -> !line.startsWith("|"))
+                    .mapToLong(line -> line.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1).sum();
+            if (text > README_TEXT) {
+                tooLong.add(relative + ": " + text + " bytes");
+            }
+        }
+        assertThat(tooLong).as("READMEs with more than %d bytes of text outside their tables", README_TEXT).isEmpty();
     }
 
     static List<Path> documents() {
