@@ -13,6 +13,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.localstack.standin.StandInRoutes;
+
 /**
  * Benchmark 4: pod-runtime's start-up and memory in JVM mode. The command: {@code pod-runtime agent} with no CARLA
  * listening, which logs "waiting at most ... for CARLA" as soon as the role runs. Start-up = from the harness's
@@ -129,12 +132,16 @@ final class FootprintBenchmark {
         env.put("PARTNER_WAIT", "60");
         env.put("LOGS_DIR", Files.createDirectories(dir.resolve("logs")).toString());
         env.put("TEAM_AGENT", dir.resolve("agent.py").toString());
-        env.put("ROUTES", dir.resolve("routes.xml").toString());
+        // What the role reads before it waits: the Leaderboard version and a routes file of one route.
+        env.put("ROUTES", StandInRoutes.write(dir.resolve("routes.xml"), LeaderboardVersion.V2_0,
+                StandInRoutes.ids(0, 1)).toString());
+        env.put("LEADERBOARD_VERSION", LeaderboardVersion.V2_0.text());
         builder.environment().putAll(env);
         long begin = System.nanoTime();
         Process process = builder.start();
         try {
             var reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            var output = new java.util.concurrent.ConcurrentLinkedDeque<String>();
             CompletableFuture<Long> firstLine = CompletableFuture.supplyAsync(() -> {
                 try {
                     String line = reader.readLine();
@@ -142,11 +149,15 @@ final class FootprintBenchmark {
                     if (line == null) {
                         throw new IllegalStateException("pod-runtime wrote nothing");
                     }
-                    // Keep draining so the process never blocks on a full pipe.
+                    output.add(line);
+                    // Keep draining so the process never blocks on a full pipe; the last lines say why it ended.
                     Thread drain = new Thread(() -> {
                         try {
-                            while (reader.readLine() != null) {
-                                // discard
+                            for (String more; (more = reader.readLine()) != null;) {
+                                output.add(more);
+                                if (output.size() > 20) {
+                                    output.removeFirst();
+                                }
                             }
                         } catch (java.io.IOException e) {
                             // the process ended
@@ -163,6 +174,11 @@ final class FootprintBenchmark {
             Thread.sleep(1000);
             double rss = Machine.rssMb(process.pid());
             double peak = Machine.peakRssMb(process.pid());
+            if (!process.isAlive()) {
+                // Not waiting for CARLA, so nothing to measure: a role refusing its configuration ends in a second.
+                throw new IllegalStateException("pod-runtime's agent role ended (exit " + process.waitFor()
+                        + ") before its memory was read; its last lines:\n" + String.join("\n", output));
+            }
             return new Launch((at - begin) / 1e6, rss, peak);
         } finally {
             process.destroy(); // SIGTERM: the role stops and the JVM exits (and writes a training archive)
