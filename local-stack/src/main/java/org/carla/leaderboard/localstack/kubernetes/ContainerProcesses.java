@@ -101,6 +101,13 @@ final class ContainerProcesses {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("cannot list " + PROC, e);
         }
+        // The main process is the container's own even while its environment reads empty: during an exec (setpriv
+        // exec'ing the program) the kernel has no memory to read it from.
+        mains.forEach((id, main) -> {
+            if (main.isAlive() && found.get(id).stream().noneMatch(p -> p.pid() == main.pid())) {
+                found.get(id).add(main);
+            }
+        });
         return found;
     }
 
