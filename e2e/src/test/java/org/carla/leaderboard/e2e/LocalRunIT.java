@@ -247,8 +247,8 @@ class LocalRunIT {
         assertThat(ended).as("every submission ended within %s", RUN_TIMEOUT).isTrue();
         assertThat(BY_SCENARIO).as("submissions made").hasSize(Scenario.values().length);
         for (Scenario scenario : BY_SCENARIO.keySet()) {
-            assertThat(submission(scenario).finalStatus()).as("%s; its Jobs in the run log:%n%s", scenario.label(),
-                    jobLines(submission(scenario))).isEqualTo(scenario.expectedStatus());
+            assertThat(submission(scenario).finalStatus()).as(() -> scenario.label() + "; its Jobs in the run log:\n"
+                    + jobLines(submission(scenario))).isEqualTo(scenario.expectedStatus());
         }
         assertThat(run.runs()).allMatch(SubmissionRun::asExpected);
     }
@@ -571,7 +571,7 @@ class LocalRunIT {
         long deadline = LocalRunConfig.CAPACITY_DEADLINE.toSeconds();
         assertThat(Duration.between(pod.created(), pod.placedAt().orElseThrow()).toSeconds())
                 .as("seconds it waited for a node (its deadline: %d s)", deadline).isGreaterThan(deadline);
-        assertThat(capacity.finalStatus()).as("its Jobs in the run log:%n%s", jobLines(capacity))
+        assertThat(capacity.finalStatus()).as(() -> "its Jobs in the run log:\n" + jobLines(capacity))
                 .isEqualTo("FINISHED");
         assertThat(capacity.routesDone()).isEqualTo(4);
         // Running means running: EvalAI was told only once the pod had its node, and the record starts then.
