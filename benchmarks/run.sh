@@ -2,12 +2,14 @@
 # Runs every benchmark of benchmarks/README.md on this machine and prints the table (also written to
 # benchmarks/target/results.md). Exits 1, with the reasons, when a benchmark failed or measured nothing; 2 on bad usage.
 #
-#   benchmarks/run.sh [--only N]... [--quick | --smoke] [--no-build] [--set SERVICE:KEY=VALUE]...
+#   benchmarks/run.sh [--only N]... [--quick | --smoke] [--native] [--no-build] [--set SERVICE:KEY=VALUE]...
 #                     [--leaderboard-checkout DIR --leaderboard-cloud-checkout DIR]
 #
 # --only N      run benchmark N (1-7) only; may be repeated
 # --quick       fewer iterations
 # --smoke       a handful of samples each (what the build runs): shows that every benchmark measures
+# --native      the services as their native executables (build them first: ./mvnw -B -Pnative package
+#               -DskipTests -Dquarkus.native.graalvm-home=...); benchmark 4 measures pod-runtime's whenever it is built
 # --no-build    use what target/ holds (default: build the modules needed first, without tests)
 # --set SERVICE:KEY=VALUE
 #               a configuration key of a service run from its jar (ingest-service, job-launcher, results-relay)
@@ -22,7 +24,7 @@ args=()
 for arg in "$@"; do
   case "$arg" in
     --no-build) build=false ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) args+=("$arg") ;;
   esac
 done

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,25 +12,28 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import org.carla.leaderboard.localstack.run.Packaging;
+
 /**
  * Runs the benchmarks on this machine and prints one table; exits non-zero, with the reasons, when a benchmark failed
  * or measured nothing ({@link Checks}). Started by {@code benchmarks/run.sh} from the repository root (the jars and
  * scripts are found from there), and at smoke size by the build ({@code BenchmarkSmokeIT}).
  *
  * <pre>
- * BenchmarkRun [--only N]... [--quick | --smoke] [--set SERVICE:KEY=VALUE]... [--leaderboard-checkout DIR]
+ * BenchmarkRun [--only N]... [--quick | --smoke] [--native] [--set SERVICE:KEY=VALUE]... [--leaderboard-checkout DIR]
  *              [--leaderboard-cloud-checkout DIR] [--repo DIR] [--out FILE]
  * </pre>
  */
 public final class BenchmarkRun {
 
     static final int BENCHMARKS = 7;
-    private static final String USAGE = "usage: [--only N]... [--quick | --smoke] [--set SERVICE:KEY=VALUE]... "
+    private static final String USAGE = "usage: [--only N]... [--quick | --smoke] [--native] [--set SERVICE:KEY=VALUE]... "
             + "[--leaderboard-checkout DIR] [--leaderboard-cloud-checkout DIR] [--repo DIR] [--out FILE]";
 
     /** What every benchmark gets: the repository, the work folder, the options, the table and the checks. */
-    record Context(Path repo, Path work, Size size, Optional<Path> leaderboard, Optional<Path> leaderboardCloud,
-            Map<String, Map<String, String>> serviceSettings, Table table, Checks checks) {
+    record Context(Path repo, Path work, Size size, Packaging packaging, Optional<Path> leaderboard,
+            Optional<Path> leaderboardCloud, Map<String, Map<String, String>> serviceSettings, Table table,
+            Checks checks) {
 
         Path podRuntimeJar() {
             return jar("pod-runtime");
@@ -49,24 +53,41 @@ public final class BenchmarkRun {
         }
 
         /**
-         * Starts a service from its jar with the benchmark's configuration and what {@code --set} gave it; returns once
-         * it is ready.
+         * Starts a service as {@code --native} says (its jar, or its native executable) with the benchmark's
+         * configuration and what {@code --set} gave it; returns once it is ready. A native executable takes the
+         * options' system properties ({@code -D}) and none of the JVM's flags.
          */
         Service startService(String service, Path workDir, Map<String, String> config, List<String> jvmOptions)
                 throws Exception {
             var all = new HashMap<>(config);
             all.putAll(serviceSettings.getOrDefault(service, Map.of()));
-            return Service.start(service, jar(service), workDir, all, java(), jvmOptions, Duration.ofSeconds(180));
+            Path program = packaging.program(repo, service);
+            if (!Files.isRegularFile(program)) {
+                throw new IllegalStateException(service + " is not built: no " + program + " (" + packaging.buildHint()
+                        + ")");
+            }
+            var command = new ArrayList<>(packaging.command(program, packaging == Packaging.JVM ? jvmOptions
+                    : List.of()));
+            if (packaging == Packaging.NATIVE) {
+                jvmOptions.stream().filter(option -> option.startsWith("-D")).forEach(command::add);
+            }
+            return Service.start(service, command, workDir, all, Duration.ofSeconds(180));
+        }
+
+        /** How the services run, as the rows that measure them say it. */
+        String servicesAs() {
+            return packaging == Packaging.NATIVE ? "native executable" : "JDK 17, -XX:MaxRAM=256m as in its pod";
         }
     }
 
     /** The command line. */
-    record Options(Set<Integer> only, Size size, Map<String, Map<String, String>> serviceSettings,
+    record Options(Set<Integer> only, Size size, Packaging packaging, Map<String, Map<String, String>> serviceSettings,
             Optional<Path> leaderboard, Optional<Path> leaderboardCloud, Path repo, Path out) {
 
         static Options parse(String... args) {
             Set<Integer> only = new LinkedHashSet<>();
             Size size = Size.FULL;
+            Packaging packaging = Packaging.JVM;
             Map<String, Map<String, String>> settings = new HashMap<>();
             Optional<Path> leaderboard = Optional.empty();
             Optional<Path> cloud = Optional.empty();
@@ -77,6 +98,7 @@ public final class BenchmarkRun {
                     case "--only" -> only.add(benchmark(value(args, ++i)));
                     case "--quick" -> size = Size.QUICK;
                     case "--smoke" -> size = Size.SMOKE;
+                    case "--native" -> packaging = Packaging.NATIVE;
                     case "--set" -> setting(value(args, ++i), settings);
                     case "--leaderboard-checkout" -> leaderboard = Optional.of(path(value(args, ++i)));
                     case "--leaderboard-cloud-checkout" -> cloud = Optional.of(path(value(args, ++i)));
@@ -86,7 +108,7 @@ public final class BenchmarkRun {
                 }
             }
             repo = repo.toAbsolutePath().normalize();
-            return new Options(only, size, settings, leaderboard, cloud, repo,
+            return new Options(only, size, packaging, settings, leaderboard, cloud, repo,
                     out != null ? out : repo.resolve("benchmarks/target/results.md"));
         }
 
@@ -170,7 +192,7 @@ public final class BenchmarkRun {
     /** Runs the benchmarks the options name, in order; one failing never hides the others' figures. */
     static Result run(Options options) throws Exception {
         Path work = Files.createDirectories(options.repo().resolve("benchmarks/target/work"));
-        var context = new Context(options.repo(), work, options.size(), options.leaderboard(),
+        var context = new Context(options.repo(), work, options.size(), options.packaging(), options.leaderboard(),
                 options.leaderboardCloud(), options.serviceSettings(), new Table(), new Checks());
         Instant start = Instant.now();
         for (int n = 1; n <= BENCHMARKS; n++) {
@@ -179,6 +201,7 @@ public final class BenchmarkRun {
             }
         }
         String text = "Run " + Instant.now() + ", " + options.size().name().toLowerCase(java.util.Locale.ROOT)
+                + (options.packaging() == Packaging.NATIVE ? ", services as native executables" : "")
                 + ", " + Duration.between(start, Instant.now()).toSeconds() + " s, load at the end "
                 + Machine.loadText() + "\n\n" + context.table().markdown();
         Files.createDirectories(options.out().toAbsolutePath().getParent());

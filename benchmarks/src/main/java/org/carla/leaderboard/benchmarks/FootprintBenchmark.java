@@ -14,16 +14,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.localstack.run.Packaging;
 import org.carla.leaderboard.localstack.standin.StandInRoutes;
 
 /**
- * Benchmark 4: pod-runtime's start-up and memory in JVM mode. The command: {@code pod-runtime agent} with no CARLA
+ * Benchmark 4: pod-runtime's start-up and memory, on a JVM and as its native executable. The command: {@code pod-runtime agent} with no CARLA
  * listening, which logs "waiting at most ... for CARLA" as soon as the role runs. Start-up = from the harness's
  * {@code ProcessBuilder.start()} to the first line on its output; RSS = VmRSS 1 s later (the role waiting, the JVM
  * settled) and VmHWM (the peak). Variants: JDK 17 (the build's) and Temurin 25, default flags and the best flags we
  * found (SerialGC, a small heap, C1 only, and a class-data archive: AppCDS {@code -XX:ArchiveClassesAtExit} on 17, the
  * AOT cache ({@code -XX:AOTMode=record}, then {@code create}) on 25, each made by one training run of the same
- * command).
+ * command), and the static native executable when {@code -Pnative} has built it.
  */
 final class FootprintBenchmark {
 
@@ -49,8 +50,16 @@ final class FootprintBenchmark {
     record Launch(double startMs, double rssMb, double peakMb) {
     }
 
-    /** One way of running pod-runtime: a row of 4a and of 4b each. */
-    record Variant(String name, String java, List<String> flags) {
+    /** One way of running pod-runtime (the command before the role): a row of 4a and of 4b each. */
+    record Variant(String name, List<String> command) {
+
+        static Variant jvm(String name, String java, List<String> flags, Path jar) {
+            var command = new ArrayList<String>();
+            command.add(java);
+            command.addAll(flags);
+            command.addAll(List.of("-jar", jar.toString()));
+            return new Variant(name, List.copyOf(command));
+        }
     }
 
     void run() throws Exception {
@@ -58,17 +67,18 @@ final class FootprintBenchmark {
         String jdk17 = context.java();
         int runs = context.size().pick(1, 3, 7);
         var variants = new ArrayList<Variant>();
-        variants.add(new Variant("JDK 17, default flags", jdk17, List.<String>of()));
+        Path jar = context.podRuntimeJar();
+        variants.add(Variant.jvm("JDK 17, default flags", jdk17, List.of(), jar));
         Path jsa = dir.resolve("pod-runtime-17.jsa");
         Files.deleteIfExists(jsa);
         train(jdk17, concat(SMALL, List.of("-XX:ArchiveClassesAtExit=" + jsa)), dir);
         // -Xshare:auto would run without a missing archive and measure something else under the variant's name.
         context.checks().that("4a", Files.exists(jsa), "the AppCDS archive " + jsa + " was not created");
-        variants.add(new Variant("JDK 17, small flags + AppCDS", jdk17,
-                concat(SMALL, List.of("-XX:SharedArchiveFile=" + jsa, "-Xshare:auto"))));
-        variants.add(new Variant("JDK 17, small flags (no archive)", jdk17, SMALL));
+        variants.add(Variant.jvm("JDK 17, small flags + AppCDS", jdk17,
+                concat(SMALL, List.of("-XX:SharedArchiveFile=" + jsa, "-Xshare:auto")), jar));
+        variants.add(Variant.jvm("JDK 17, small flags (no archive)", jdk17, SMALL, jar));
         if (Files.isExecutable(JDK25)) {
-            variants.add(new Variant("Temurin 25, default flags", JDK25.toString(), List.<String>of()));
+            variants.add(Variant.jvm("Temurin 25, default flags", JDK25.toString(), List.of(), jar));
             Path aot = dir.resolve("pod-runtime-25.aot");
             Path aotConfig = dir.resolve("pod-runtime-25.aotconf");
             Files.deleteIfExists(aot);
@@ -86,16 +96,24 @@ final class FootprintBenchmark {
                 context.checks().fail("4a", "Temurin 25's AOT cache was not created; see " + dir.resolve("aot-create.log"));
             }
             if (Files.exists(aot)) {
-                variants.add(new Variant("Temurin 25, small flags + AOT cache", JDK25.toString(),
-                        concat(SMALL, List.of("-XX:AOTCache=" + aot))));
+                variants.add(Variant.jvm("Temurin 25, small flags + AOT cache", JDK25.toString(),
+                        concat(SMALL, List.of("-XX:AOTCache=" + aot)), jar));
             }
+        }
+        // The static executable the Job's init copies into every container, when it is built (-Pnative).
+        Path executable = Packaging.NATIVE.program(context.repo(), "pod-runtime");
+        if (Files.isRegularFile(executable)) {
+            variants.add(new Variant("native executable (static, musl)", List.of(executable.toString())));
+        } else {
+            context.table().add("4a", "pod-runtime start-up to first log line, native executable",
+                    "not built (" + Packaging.NATIVE.buildHint() + ")", "", "< 500 ms", null);
         }
         for (Variant variant : variants) {
             var start = new Samples();
             var rss = new Samples();
             var peak = new Samples();
             for (int i = 0; i < runs; i++) {
-                Launch launch = launch(variant.java(), variant.flags(), dir);
+                Launch launch = launch(variant.command(), dir);
                 context.checks().positive("4b", "resident memory of " + variant.name(), launch.rssMb());
                 start.add(launch.startMs());
                 rss.add(launch.rssMb());
@@ -115,16 +133,14 @@ final class FootprintBenchmark {
 
     /** The training run: the same command, ended by SIGTERM once it waits (the JVM writes the archive at exit). */
     private void train(String java, List<String> flags, Path dir) throws Exception {
-        Launch launch = launch(java, flags, dir);
+        Launch launch = launch(Variant.jvm("training", java, flags, context.podRuntimeJar()).command(), dir);
         System.out.println("  training run " + java + " " + flags + ": first line after " + Samples.fmt(launch.startMs())
                 + " ms");
     }
 
-    private Launch launch(String java, List<String> flags, Path dir) throws Exception {
-        var argv = new ArrayList<String>();
-        argv.add(java);
-        argv.addAll(flags);
-        argv.addAll(List.of("-jar", context.podRuntimeJar().toString(), "agent"));
+    private Launch launch(List<String> command, Path dir) throws Exception {
+        var argv = new ArrayList<String>(command);
+        argv.add("agent");
         var builder = new ProcessBuilder(argv).directory(dir.toFile()).redirectErrorStream(true);
         Map<String, String> env = new HashMap<>();
         env.put("WORKER_ID", "1");

@@ -22,6 +22,7 @@ import org.carla.leaderboard.localstack.evalai.EvalAiOptions;
 import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
 import org.carla.leaderboard.localstack.kubernetes.KubernetesApiServer;
+import org.carla.leaderboard.localstack.run.Packaging;
 
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
@@ -29,11 +30,12 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 /**
  * Benchmark 3: intake. ElasticMQ and DynamoDB Local (the local stack), the fabric8 Kubernetes API server (no Job
  * runner: nothing runs the Jobs, the benchmark ends when they exist) and the EvalAI stand-in answering in 20 ms;
- * ingest-service and job-launcher from their packaged jars. A burst of EvalAI messages (the stand-in's own message
+ * ingest-service and job-launcher from their packaged jars, or as their native executables ({@code --native}). A burst of EvalAI messages (the stand-in's own message
  * bodies for submissions it knows; 1,000 at full size) is put on {@code submissions} at once (batches of 10 from 4
  * threads); each submission's latency runs from the start of the batch call that carried its message to the ADDED
  * event of its Job on the harness's watch ({@link JobArrivals}). Sustained rate: submissions / (last Job − first
- * publish). Also the services' resident memory, idle and after the run (benchmark 4's service rows). Before the burst:
+ * publish). Also the services' resident memory, idle and after the run, and their time to ready (benchmark 4's service
+ * rows). Before the burst:
  * a warm-up (not measured; every one of its Jobs must appear, or the intake does not reach the API server and the
  * benchmark stops there), then a trickle of single messages every 200 ms (the latency of one submission without a
  * backlog).
@@ -59,7 +61,8 @@ final class IntakeBenchmark {
     }
 
     /** The services' resident memory (MB) before and after the intake. */
-    private record Memory(double ingestIdle, double launcherIdle, double ingestAfter, double launcherAfter) {
+    private record Memory(double ingestIdle, double launcherIdle, double ingestAfter, double launcherAfter,
+            Duration ingestReady, Duration launcherReady) {
     }
 
     /** The burst: each submission's latency, the rate's span (µs) and the CPU each part spent on it (ms). */
@@ -117,7 +120,7 @@ final class IntakeBenchmark {
                 Burst result = burst(stack, jobs, pick(bodies, pks.subList(warmUp + trickle, pks.size())), parts);
                 Thread.sleep(2000);
                 var memory = new Memory(ingestIdle, launcherIdle, Machine.rssMb(ingest.pid()),
-                        Machine.rssMb(launcher.pid()));
+                        Machine.rssMb(launcher.pid()), ingest.readyAfter(), launcher.readyAfter());
                 rows(single, result, memory);
             }
         }
@@ -208,14 +211,15 @@ final class IntakeBenchmark {
     private void rows(Samples single, Burst burst, Memory memory) {
         var table = context.table();
         var checks = context.checks();
+        String as = context.packaging() == Packaging.NATIVE ? " (native)" : "";
         checks.samples("3a", "submissions of the trickle with their Job", single, trickle);
-        table.add("3a", "intake: EvalAI message → Job in the Kubernetes API, one at a time (every 200 ms)",
+        table.add("3a", "intake: EvalAI message → Job in the Kubernetes API, one at a time (every 200 ms)" + as,
                 single.summary(" ms") + "; " + single.size() + " of " + trickle + " Jobs", "", "p99 < 500 ms",
                 single.size() == trickle && single.percentile(99) < 500);
         Samples latencies = burst.latencies();
         checks.samples("3b", "submissions of the burst with their Job", latencies, this.burst);
         String many = String.format(java.util.Locale.ROOT, "%,d", this.burst);
-        table.add("3b", "intake: EvalAI message → Job in the Kubernetes API, " + many + " at once",
+        table.add("3b", "intake: EvalAI message → Job in the Kubernetes API, " + many + " at once" + as,
                 latencies.summary(" ms") + ", mean " + Samples.fmt(latencies.mean()) + " ms; " + latencies.size()
                         + " of " + this.burst + " Jobs", "", "p99 < 500 ms",
                 latencies.size() == this.burst && latencies.percentile(99) < 500);
@@ -223,7 +227,7 @@ final class IntakeBenchmark {
         checks.durationMs("3c", "the burst's span, first publish to last Job", seconds * 1000);
         checks.that("3c", seconds > 0, "the burst took no time: no Job after its first publish");
         double rate = latencies.size() / seconds;
-        table.add("3c", "intake: sustained submissions/s (EvalAI stand-in at 20 ms)",
+        table.add("3c", "intake: sustained submissions/s (EvalAI stand-in at 20 ms)" + as,
                 Samples.fmt(rate) + "/s (" + latencies.size() + " in " + Samples.fmt(seconds) + " s)", "",
                 "≥ 100/s on 2 cores", latencies.size() == this.burst && rate >= 100);
         var perSubmission = new StringBuilder();
@@ -234,18 +238,19 @@ final class IntakeBenchmark {
             totalCpu += ms;
             perSubmission.append(part.getKey()).append(' ').append(Samples.fmt(ms)).append(" ms, ");
         }
-        table.add("3d", "intake: CPU time per submission during the burst (load-independent)",
+        table.add("3d", "intake: CPU time per submission during the burst (load-independent)" + as,
                 perSubmission + "total " + Samples.fmt(totalCpu) + " ms → at most " + Samples.fmt(2000 / totalCpu)
                         + "/s on 2 idle cores", "", "(explains 3c)", null);
-        serviceMemory("4c", "ingest-service", memory.ingestIdle(), memory.ingestAfter());
-        serviceMemory("4d", "job-launcher", memory.launcherIdle(), memory.launcherAfter());
+        serviceMemory("4c", "ingest-service", memory.ingestIdle(), memory.ingestAfter(), memory.ingestReady());
+        serviceMemory("4d", "job-launcher", memory.launcherIdle(), memory.launcherAfter(), memory.launcherReady());
     }
 
-    private void serviceMemory(String row, String service, double idle, double after) {
+    private void serviceMemory(String row, String service, double idle, double after, Duration ready) {
         context.checks().positive(row, service + "'s resident memory, idle", idle);
         context.checks().positive(row, service + "'s resident memory after the intake", after);
-        context.table().add(row, service + " RSS (JDK 17, -XX:MaxRAM=256m as in its pod): idle / after the intake",
-                Samples.fmt(idle) + " MB / " + Samples.fmt(after) + " MB", "", "< 150 MB", Math.max(idle, after) < 150);
+        context.table().add(row, service + " RSS (" + context.servicesAs() + "): idle / after the intake; ready after",
+                Samples.fmt(idle) + " MB / " + Samples.fmt(after) + " MB; ready " + ready.toMillis() + " ms after its start",
+                "", "< 150 MB", Math.max(idle, after) < 150);
     }
 
     private static Map<Long, String> pick(Map<Long, String> bodies, List<Long> pks) {

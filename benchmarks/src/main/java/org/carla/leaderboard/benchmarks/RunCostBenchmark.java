@@ -22,6 +22,7 @@ import org.carla.leaderboard.domain.event.SubmissionRef;
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.run.Packaging;
 
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -210,15 +211,22 @@ final class RunCostBenchmark {
 
     private Child startLogcopy(RunningStack stack, Path root, Path logs, String bucket, String queue,
             SubmissionRef submission, int scale, int pairs) {
-        // A bounded heap, so that resident memory shows what logcopy keeps (a leak would grow it), not G1's sizing.
-        var argv = new ArrayList<>(List.of(context.java(), "-XX:+UseSerialGC", "-Xmx" + HEAP_MB + "m"));
+        // A bounded heap, so that resident memory shows what logcopy keeps (a leak would grow it), not G1's sizing; a
+        // native executable takes -Xmx too (its GC is serial).
+        boolean nativeRuntime = context.packaging() == Packaging.NATIVE;
+        var argv = new ArrayList<String>(nativeRuntime
+                ? List.of(Packaging.NATIVE.program(context.repo(), "pod-runtime").toString(), "-Xmx" + HEAP_MB + "m")
+                : List.of(context.java(), "-XX:+UseSerialGC", "-Xmx" + HEAP_MB + "m"));
         // The harness's own bucket and queue, which no role of deploy/aws reaches: logcopy runs as the administrator.
         stack.quarkusConfig(stack.credentials()).forEach((key, value) -> {
             if (key.startsWith("quarkus.s3.") || key.startsWith("quarkus.sqs.")) {
                 argv.add("-D" + key + "=" + value);
             }
         });
-        argv.addAll(List.of("-jar", context.podRuntimeJar().toString(), "logcopy"));
+        if (!nativeRuntime) {
+            argv.addAll(List.of("-jar", context.podRuntimeJar().toString()));
+        }
+        argv.add("logcopy");
         var env = new TreeMap<String, String>();
         env.put("LOGS_DIR", logs.toString());
         env.put("S3_BUCKET", bucket);
@@ -348,8 +356,9 @@ final class RunCostBenchmark {
         checks.positive("6e", "logcopy's CPU time", cpuMs);
         checks.positive("6e", "logcopy's resident memory at half the run", half);
         checks.positive("6e", "logcopy's resident memory at the end", end);
-        table.add("6e", "logcopy's CPU time and resident memory over the run (packaged jar, JDK 17, -XX:+UseSerialGC -Xmx"
-                + HEAP_MB + "m)",
+        table.add("6e", "logcopy's CPU time and resident memory over the run ("
+                + (context.packaging() == Packaging.NATIVE ? "native executable" : "packaged jar, JDK 17, -XX:+UseSerialGC")
+                + ", -Xmx" + HEAP_MB + "m)",
                 String.format(Locale.ROOT, "CPU %.1f s (%.1f s per submission-hour); RSS at 25/50/75/100%% of the run:"
                         + " %s / %s / %s / %s MB, peak %s MB", cpuMs / 1000.0, cpuMs / 1000.0 / hours,
                         Samples.fmt(quarter(rss, 0.25)), Samples.fmt(half), Samples.fmt(quarter(rss, 0.75)),

@@ -14,7 +14,8 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * A service run from its packaged jar ({@code java -jar <module>/target/quarkus-app/quarkus-run.jar}) in a work folder
+ * A service run from its packaged jar ({@code java -jar <module>/target/quarkus-app/quarkus-run.jar}) or as its native
+ * executable ({@code <module>/target/<module>-<version>-runner}) in a work folder
  * of its own, configured by {@code <workDir>/config/application.properties} (read by Quarkus from the working
  * directory; nothing on the command line, so the token never shows in a process listing). The idea of the lead's
  * {@code local-stack} {@code run/ServiceProcess}.
@@ -24,6 +25,7 @@ final class Service implements AutoCloseable {
     private final String name;
     private final Child child;
     private final int port;
+    private Duration readyAfter;
 
     private Service(String name, Child child, int port) {
         this.name = name;
@@ -31,9 +33,12 @@ final class Service implements AutoCloseable {
         this.port = port;
     }
 
-    /** Starts the service and returns once {@code /q/health/ready} answers 200. */
-    static Service start(String name, Path jar, Path workDir, Map<String, String> config, String java,
-            List<String> jvmOptions, Duration readyTimeout) throws Exception {
+    /**
+     * Starts the service with {@code command} (its jar on a JVM, or its native executable) and returns once
+     * {@code /q/health/ready} answers 200.
+     */
+    static Service start(String name, List<String> command, Path workDir, Map<String, String> config,
+            Duration readyTimeout) throws Exception {
         SupervisionBenchmark.deleteRecursively(workDir);
         Files.createDirectories(workDir.resolve("config"));
         int port = SupervisionBenchmark.freePort();
@@ -49,20 +54,22 @@ final class Service implements AutoCloseable {
         try (OutputStream out = Files.newOutputStream(workDir.resolve("config/application.properties"))) {
             properties.store(out, name + " for the benchmarks");
         }
-        var argv = new java.util.ArrayList<String>();
-        argv.add(java);
-        argv.addAll(jvmOptions);
-        argv.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
-        Child child = Child.start(argv, Map.of(), workDir,
-                workDir.resolve(name + ".log"));
+        long begin = System.nanoTime();
+        Child child = Child.start(command, Map.of(), workDir, workDir.resolve(name + ".log"));
         var service = new Service(name, child, port);
         try {
             service.awaitReady(readyTimeout);
+            service.readyAfter = Duration.ofNanos(System.nanoTime() - begin);
         } catch (Exception e) {
             service.close();
             throw e;
         }
         return service;
+    }
+
+    /** From the start of its process to its first ready answer (polled every 20 ms). */
+    Duration readyAfter() {
+        return readyAfter;
     }
 
     long pid() {
@@ -106,7 +113,7 @@ final class Service implements AutoCloseable {
             } catch (IOException e) {
                 // not listening yet
             }
-            Thread.sleep(200);
+            Thread.sleep(20);
         }
         throw new IllegalStateException(name + " not ready within " + timeout.toSeconds() + " s; see " + child.log());
     }
