@@ -153,6 +153,14 @@ public final class EvalAiStandIn implements AutoCloseable {
         faults.failNext(calls, status);
     }
 
+    /**
+     * The next {@code calls} API calls of {@code method} whose path ends with {@code pathEnd} are answered with
+     * {@code status} (a 5xx), as when one endpoint fails; the others are answered.
+     */
+    public void failNext(int calls, int status, String method, String pathEnd) {
+        faults.failNext(calls, status, method, pathEnd);
+    }
+
     /** Every API call for {@code duration} from now is answered with {@code status} (a 5xx). */
     public void failFor(Duration duration, int status) {
         faults.failFor(duration, status);

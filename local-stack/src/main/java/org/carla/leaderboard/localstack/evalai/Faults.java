@@ -18,6 +18,9 @@ final class Faults {
 
     private int failNext;
     private int failNextStatus;
+    /** Calls of one method whose path ends so, which alone "fail next N" counts (null: every call). */
+    private String failNextMethod;
+    private String failNextPathEnd;
     private Instant failUntil = Instant.MIN;
     private int failUntilStatus;
     private Instant throttleUntil = Instant.MIN;
@@ -26,9 +29,15 @@ final class Faults {
     private Duration latency = Duration.ZERO;
 
     synchronized void failNext(int calls, int status) {
+        failNext(calls, status, null, null);
+    }
+
+    synchronized void failNext(int calls, int status, String method, String pathEnd) {
         requireServerError(status);
         failNext = calls;
         failNextStatus = status;
+        failNextMethod = method;
+        failNextPathEnd = pathEnd;
     }
 
     synchronized void failFor(Duration duration, int status) {
@@ -82,9 +91,10 @@ final class Faults {
         }
     }
 
-    /** How to fail this call, if a fault applies; counts the call against "fail next N". */
-    synchronized Optional<Failure> nextFailure() {
-        if (failNext > 0) {
+    /** How to fail this call, if a fault applies; counts the call against "fail next N" when it is one it names. */
+    synchronized Optional<Failure> nextFailure(String method, String path) {
+        if (failNext > 0 && (failNextMethod == null
+                || failNextMethod.equals(method) && path.endsWith(failNextPathEnd))) {
             failNext--;
             return Optional.of(new Failure(failNextStatus, Duration.ZERO));
         }

@@ -94,7 +94,7 @@ final class HostApi implements HttpHandler {
                 exchange.close();
                 return;
             }
-            failure = faults.nextFailure().orElse(null);
+            failure = faults.nextFailure(method, path).orElse(null);
             if (failure != null) {
                 status = failure.status();
                 answer = status == 429 ? Map.of("detail", throttled(failure.retryAfter())) : null;

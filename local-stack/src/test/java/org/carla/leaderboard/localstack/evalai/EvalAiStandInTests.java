@@ -411,6 +411,19 @@ class EvalAiStandInTests {
     }
 
     @Test
+    void failsOnlyTheEndpointItIsToldToFail() {
+        long pk = evalAi.createSubmission(NewSubmission.of(7, "Team Seven", 2077, IMAGE)).pk();
+        long other = evalAi.createSubmission(NewSubmission.of(8, "Team Eight", 2077, IMAGE)).pk();
+        evalAi.failNext(1, 503, "GET", "/api/jobs/submission/" + pk);
+
+        host().get("/api/jobs/submission/" + other).then().statusCode(200);
+        host().get("/api/jobs/submission/" + pk).then().statusCode(503);
+        host().get("/api/jobs/submission/" + pk).then().statusCode(200);
+
+        assertThat(evalAi.calls()).extracting(RecordedCall::status).containsExactly(200, 503, 200);
+    }
+
+    @Test
     void throttlesWithRetryAfterAsDjangoRestFrameworkDoes() {
         long pk = evalAi.createSubmission(NewSubmission.of(7, "Team Seven", 2077, IMAGE)).pk();
         evalAi.throttleFor(Duration.ofMinutes(1), Duration.ofSeconds(30));
