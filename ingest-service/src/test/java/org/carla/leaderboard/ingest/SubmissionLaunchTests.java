@@ -98,7 +98,7 @@ class SubmissionLaunchTests extends IntakeOnTheStack {
     @Test
     void evalAiFailingTwiceIsRetriedAndTheSubmissionLaunched() {
         long team = IntakeStack.uniqueTeam();
-        stack.evalAi().failNext(2, 503);
+        stack.evalAi().failNext(2, 503, "GET", "/api/jobs/submission/");
         var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "patient", 1188, IntakeStack.IMAGE));
 
         LaunchRequest request = intake.awaitLaunchRequests(1).get(0);
@@ -113,7 +113,7 @@ class SubmissionLaunchTests extends IntakeOnTheStack {
     void evalAiDownLongerThanTheClientRetriesReturnsTheMessageAndLosesNothing() {
         long team = IntakeStack.uniqueTeam();
         // Five attempts per handling: the first handling fails entirely, the message comes back after the back-off.
-        stack.evalAi().failNext(6, 502);
+        stack.evalAi().failNext(6, 502, "GET", "/api/jobs/submission/");
         var submission = stack.evalAi().createSubmission(NewSubmission.of(team, "stubborn", 1187, IntakeStack.IMAGE));
 
         LaunchRequest request = intake.awaitLaunchRequests(1).get(0);

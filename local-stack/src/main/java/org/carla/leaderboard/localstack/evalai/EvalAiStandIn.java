@@ -154,11 +154,11 @@ public final class EvalAiStandIn implements AutoCloseable {
     }
 
     /**
-     * The next {@code calls} API calls of {@code method} whose path ends with {@code pathEnd} are answered with
+     * The next {@code calls} API calls of {@code method} whose path holds {@code pathPart} are answered with
      * {@code status} (a 5xx), as when one endpoint fails; the others are answered.
      */
-    public void failNext(int calls, int status, String method, String pathEnd) {
-        faults.failNext(calls, status, method, pathEnd);
+    public void failNext(int calls, int status, String method, String pathPart) {
+        faults.failNext(calls, status, method, pathPart);
     }
 
     /** Every API call for {@code duration} from now is answered with {@code status} (a 5xx). */

@@ -18,9 +18,9 @@ final class Faults {
 
     private int failNext;
     private int failNextStatus;
-    /** Calls of one method whose path ends so, which alone "fail next N" counts (null: every call). */
+    /** Calls of one method whose path holds this, which alone "fail next N" counts (null: every call). */
     private String failNextMethod;
-    private String failNextPathEnd;
+    private String failNextPathPart;
     private Instant failUntil = Instant.MIN;
     private int failUntilStatus;
     private Instant throttleUntil = Instant.MIN;
@@ -32,12 +32,12 @@ final class Faults {
         failNext(calls, status, null, null);
     }
 
-    synchronized void failNext(int calls, int status, String method, String pathEnd) {
+    synchronized void failNext(int calls, int status, String method, String pathPart) {
         requireServerError(status);
         failNext = calls;
         failNextStatus = status;
         failNextMethod = method;
-        failNextPathEnd = pathEnd;
+        failNextPathPart = pathPart;
     }
 
     synchronized void failFor(Duration duration, int status) {
@@ -94,7 +94,7 @@ final class Faults {
     /** How to fail this call, if a fault applies; counts the call against "fail next N" when it is one it names. */
     synchronized Optional<Failure> nextFailure(String method, String path) {
         if (failNext > 0 && (failNextMethod == null
-                || failNextMethod.equals(method) && path.endsWith(failNextPathEnd))) {
+                || failNextMethod.equals(method) && path.contains(failNextPathPart))) {
             failNext--;
             return Optional.of(new Failure(failNextStatus, Duration.ZERO));
         }
