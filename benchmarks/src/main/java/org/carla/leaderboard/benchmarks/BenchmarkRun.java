@@ -55,7 +55,8 @@ public final class BenchmarkRun {
         /**
          * Starts a service as {@code --native} says (its jar, or its native executable) with the benchmark's
          * configuration and what {@code --set} gave it; returns once it is ready. A native executable takes the
-         * options' system properties ({@code -D}) and none of the JVM's flags.
+         * options' system properties ({@code -D}) and memory bounds ({@code -XX:MaxRAM}, {@code -Xmx}), which it
+         * understands as a JVM does, and none of the JVM's other flags.
          */
         Service startService(String service, Path workDir, Map<String, String> config, List<String> jvmOptions)
                 throws Exception {
@@ -69,14 +70,15 @@ public final class BenchmarkRun {
             var command = new ArrayList<>(packaging.command(program, packaging == Packaging.JVM ? jvmOptions
                     : List.of()));
             if (packaging == Packaging.NATIVE) {
-                jvmOptions.stream().filter(option -> option.startsWith("-D")).forEach(command::add);
+                jvmOptions.stream().filter(option -> option.startsWith("-D") || option.startsWith("-XX:MaxRAM=")
+                        || option.startsWith("-Xmx")).forEach(command::add);
             }
             return Service.start(service, command, workDir, all, Duration.ofSeconds(180));
         }
 
         /** How the services run, as the rows that measure them say it. */
         String servicesAs() {
-            return packaging == Packaging.NATIVE ? "native executable" : "JDK 17, -XX:MaxRAM=256m as in its pod";
+            return packaging == Packaging.NATIVE ? "native executable" : "JDK 17";
         }
     }
 
