@@ -76,6 +76,28 @@ public final class BenchmarkRun {
             return Service.start(service, command, workDir, all, Duration.ofSeconds(180));
         }
 
+        /**
+         * {@code -XX:MaxRAM} at the memory limit of the service's pod, as its build generates the manifest
+         * ({@code quarkus.kubernetes.resources.limits.memory} in the application.properties it packaged): a JVM or a
+         * native executable in the pod sizes its heap from that limit, and so does the service here.
+         */
+        String podMemoryLimit(String service) {
+            Path built = repo.resolve(service).resolve("target/classes/application.properties");
+            var properties = new java.util.Properties();
+            try (var in = Files.newInputStream(built)) {
+                properties.load(in);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot read " + service + "'s built " + built, e);
+            }
+            String limit = properties.getProperty("quarkus.kubernetes.resources.limits.memory", "");
+            var quantity = java.util.regex.Pattern.compile("(\\d+)(Mi|Gi)").matcher(limit.trim());
+            if (!quantity.matches()) {
+                throw new IllegalStateException(service + "'s memory limit is not in Mi or Gi: '" + limit + "' in "
+                        + built);
+            }
+            return "-XX:MaxRAM=" + quantity.group(1) + (quantity.group(2).equals("Mi") ? "m" : "g");
+        }
+
         /** How the services run, as the rows that measure them say it. */
         String servicesAs() {
             return packaging == Packaging.NATIVE ? "native executable" : "JDK 17";

@@ -44,11 +44,6 @@ final class IntakeBenchmark {
 
     private static final long PHASE = 1187; // an open track (no qualifier gate)
     private static final Pattern SUBMISSION_PK = Pattern.compile("\"submission_pk\":\"?(\\d+)");
-    /**
-     * What the JVM sees in a pod with a 256 MiB memory limit (ergonomics: SerialGC, 64 MB heap); a native executable
-     * sizes its heap from it too.
-     */
-    private static final List<String> SERVICE_JVM = List.of("-XX:MaxRAM=256m");
     private static final String JOBS_CREATED = "leaderboard_launcher_jobs_created_total";
 
     private final BenchmarkRun.Context context;
@@ -135,7 +130,8 @@ final class IntakeBenchmark {
 
     private Service service(String name, Path root, Map<String, String> config, List<String> identity)
             throws Exception {
-        var options = new ArrayList<>(SERVICE_JVM);
+        // What the JVM or the native executable sees in its pod: the manifest's memory limit.
+        var options = new ArrayList<>(List.of(context.podMemoryLimit(name)));
         options.addAll(identity);
         return context.startService(name, root.resolve(name), config, options);
     }
@@ -251,8 +247,8 @@ final class IntakeBenchmark {
     private void serviceMemory(String row, String service, double idle, double after, Duration ready) {
         context.checks().positive(row, service + "'s resident memory, idle", idle);
         context.checks().positive(row, service + "'s resident memory after the intake", after);
-        context.table().add(row, service + " RSS (" + context.servicesAs() + ", -XX:MaxRAM=256m as in its pod): idle / after the "
-                + "intake; ready after",
+        context.table().add(row, service + " RSS (" + context.servicesAs() + ", " + context.podMemoryLimit(service)
+                + " as in its pod): idle / after the intake; ready after",
                 Samples.fmt(idle) + " MB / " + Samples.fmt(after) + " MB; ready " + ready.toMillis() + " ms after its start",
                 "", "< 150 MB", Math.max(idle, after) < 150);
     }

@@ -76,8 +76,7 @@ final class RelayedRun implements AutoCloseable {
     }
 
     /**
-     * Starts results-relay ({@code java -XX:MaxRAM=512m -jar results-relay/target/quarkus-app/quarkus-run.jar}: its
-     * pod's memory limit) on the stack, with its cancel check every {@code cancelCheck}; creates the submission on the
+     * Starts results-relay (its jar or native executable, {@code -XX:MaxRAM} at its pod's memory limit) on the stack, with its cancel check every {@code cancelCheck}; creates the submission on the
      * stand-in and its record.
      */
     static RelayedRun start(BenchmarkRun.Context context, RunningStack stack, Path workDir, Duration cancelCheck,
@@ -86,7 +85,7 @@ final class RelayedRun implements AutoCloseable {
         var config = new HashMap<>(stack.quarkusConfig(account));
         config.put("relay.cancel-check.every", cancelCheck.toString());
         // Its Lease through the API server, as its ServiceAccount (fabric8 reads the token file, as in a pod).
-        var options = new ArrayList<>(List.of("-XX:MaxRAM=512m"));
+        var options = new ArrayList<>(List.of(context.podMemoryLimit("results-relay")));
         stack.component(KubernetesComponent.NAME, KubernetesComponent.class).identity(account)
                 .forEach((key, value) -> options.add("-D" + key + "=" + value));
         var relay = context.startService("results-relay", workDir, config, options);

@@ -401,8 +401,8 @@ final class RunCostBenchmark {
         context.checks().that("6d", "FINISHED".equals(verdict), "the run ended " + verdict + ", not FINISHED");
         context.checks().count("6d", "EvalAI calls about the submission", total, 1);
         double target = 60 + updates / hours;
-        context.table().add("6d", "EvalAI calls per submission-hour (results-relay's packaged jar, JDK 17,"
-                + " -XX:MaxRAM=512m; the EvalAI stand-in; cancel check every " + Samples.fmt(cancelCheck.toMillis()
+        context.table().add("6d", "EvalAI calls per submission-hour (results-relay, " + context.servicesAs() + ", "
+                + context.podMemoryLimit("results-relay") + "; the EvalAI stand-in; cancel check every " + Samples.fmt(cancelCheck.toMillis()
                 / 1000.0) + " s: 60 s of real time ÷ " + scale + "; per hour of the submission's life, "
                 + Samples.fmt(hours * 60) + " min of real time from its creation to its final status confirmed)",
                 perHour(total, hours) + " " + perHour(calls, "", hours) + " (" + total + " calls: " + updates
