@@ -1,9 +1,5 @@
 package org.carla.leaderboard.benchmarks;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -166,11 +162,8 @@ final class RelayedRun implements AutoCloseable {
 
     /** The relay's own count ({@code relay_evalai_calls_total}, every answer), by kind. */
     Map<String, Long> relayCounted() throws Exception {
-        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + relay.port() + "/q/metrics")).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
         var kinds = new TreeMap<String, Long>();
-        Matcher line = CALLS_METRIC.matcher(response.body());
+        Matcher line = CALLS_METRIC.matcher(relay.metricsText());
         while (line.find()) {
             Matcher kind = KIND_LABEL.matcher(line.group(1));
             if (kind.find()) {

@@ -22,6 +22,13 @@ import java.util.Properties;
  */
 final class Service implements AutoCloseable {
 
+    /**
+     * HTTP/1.1, as a Prometheus scrape or a kubelet probe asks: JDK 17's default HTTP/2 client tries an h2c upgrade on
+     * plain HTTP, and a scrape of the launcher hung in it for minutes past its request timeout.
+     */
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(1)).build();
+
     private final String name;
     private final Child child;
     private final int port;
@@ -88,17 +95,20 @@ final class Service implements AutoCloseable {
         return child.log();
     }
 
-    /** The sum of a metric's samples on the service's {@code /q/metrics} (Prometheus text), every label set. */
-    double metric(String name) throws Exception {
+    /** The service's {@code /q/metrics} (Prometheus text). */
+    String metricsText() throws Exception {
         var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/metrics"))
                 .timeout(Duration.ofSeconds(10)).build();
-        String text = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body();
-        return text.lines().filter(line -> line.startsWith(name + " ") || line.startsWith(name + "{"))
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** The sum of a metric's samples on the service's {@code /q/metrics} (Prometheus text), every label set. */
+    double metric(String name) throws Exception {
+        return metricsText().lines().filter(line -> line.startsWith(name + " ") || line.startsWith(name + "{"))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 
     private void awaitReady(Duration timeout) throws Exception {
-        var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
                 .timeout(Duration.ofSeconds(3)).build();
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -107,7 +117,7 @@ final class Service implements AutoCloseable {
                 throw new IllegalStateException(name + " exited with " + child.exitCode() + "; see " + child.log());
             }
             try {
-                if (client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                if (HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                     return;
                 }
             } catch (IOException e) {
