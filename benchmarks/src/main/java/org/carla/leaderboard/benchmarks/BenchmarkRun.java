@@ -4,7 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -12,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import org.carla.leaderboard.localstack.run.BuiltProperties;
 import org.carla.leaderboard.localstack.run.Packaging;
 
 /**
@@ -67,13 +67,8 @@ public final class BenchmarkRun {
                 throw new IllegalStateException(service + " is not built: no " + program + " (" + packaging.buildHint()
                         + ")");
             }
-            var command = new ArrayList<>(packaging.command(program, packaging == Packaging.JVM ? jvmOptions
-                    : List.of()));
-            if (packaging == Packaging.NATIVE) {
-                jvmOptions.stream().filter(option -> option.startsWith("-D") || option.startsWith("-XX:MaxRAM=")
-                        || option.startsWith("-Xmx")).forEach(command::add);
-            }
-            return Service.start(service, command, workDir, all, Duration.ofSeconds(180));
+            return Service.start(service, packaging.command(program, jvmOptions), workDir, all,
+                    Duration.ofSeconds(180));
         }
 
         /**
@@ -82,20 +77,7 @@ public final class BenchmarkRun {
          * native executable in the pod sizes its heap from that limit, and so does the service here.
          */
         String podMemoryLimit(String service) {
-            Path built = repo.resolve(service).resolve("target/classes/application.properties");
-            var properties = new java.util.Properties();
-            try (var in = Files.newInputStream(built)) {
-                properties.load(in);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("cannot read " + service + "'s built " + built, e);
-            }
-            String limit = properties.getProperty("quarkus.kubernetes.resources.limits.memory", "");
-            var quantity = java.util.regex.Pattern.compile("(\\d+)(Mi|Gi)").matcher(limit.trim());
-            if (!quantity.matches()) {
-                throw new IllegalStateException(service + "'s memory limit is not in Mi or Gi: '" + limit + "' in "
-                        + built);
-            }
-            return "-XX:MaxRAM=" + quantity.group(1) + (quantity.group(2).equals("Mi") ? "m" : "g");
+            return BuiltProperties.of(repo, service).maxRamOption();
         }
 
         /** How the services run, as the rows that measure them say it. */

@@ -1,7 +1,5 @@
 package org.carla.leaderboard.localstack.run;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,7 +8,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.logging.Level;
@@ -19,7 +16,6 @@ import java.util.logging.Logger;
 import org.carla.leaderboard.localstack.KubernetesComponent;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
-import org.carla.leaderboard.localstack.ServiceAccount;
 
 /**
  * The whole system on this machine: the local stack (ElasticMQ, DynamoDB Local, S3Proxy, the EvalAI stand-in, the
@@ -95,7 +91,7 @@ public final class LocalSystem implements AutoCloseable {
 
     /** The stack's configuration, signed as the IAM role of the service's ServiceAccount, and the run's own keys. */
     private Map<String, String> serviceConfig(String service) {
-        var all = new HashMap<>(stack.quarkusConfig(serviceAccount(config.builtProperties(service))));
+        var all = new HashMap<>(stack.quarkusConfig(config.builtProperties(service).serviceAccount()));
         all.putAll(config.serviceConfig(service));
         return all;
     }
@@ -106,27 +102,9 @@ public final class LocalSystem implements AutoCloseable {
      */
     private List<String> command(String service) {
         var kubernetes = stack.component(KubernetesComponent.NAME, KubernetesComponent.class);
-        var properties = kubernetes.identity(serviceAccount(config.builtProperties(service))).entrySet().stream()
+        var properties = kubernetes.identity(config.builtProperties(service).serviceAccount()).entrySet().stream()
                 .map(property -> "-D" + property.getKey() + "=" + property.getValue()).toList();
-        var command = new ArrayList<>(config.serviceCommand(service));
-        int jar = command.indexOf("-jar");
-        command.addAll(jar < 0 ? command.size() : jar, properties);
-        return command;
-    }
-
-    /**
-     * The ServiceAccount a service's manifest names, from the application.properties its build packaged (into the jar
-     * or the native executable alike).
-     */
-    static ServiceAccount serviceAccount(Path applicationProperties) {
-        var properties = new Properties();
-        try (var in = Files.newInputStream(applicationProperties)) {
-            properties.load(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the built service's " + applicationProperties, e);
-        }
-        return ServiceAccount.of(properties).orElseThrow(() -> new IllegalStateException(
-                applicationProperties + " names no ServiceAccount for the service"));
+        return config.serviceCommand(service, properties);
     }
 
     public RunningStack stack() {

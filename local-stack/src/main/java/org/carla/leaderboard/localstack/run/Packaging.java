@@ -60,10 +60,17 @@ public enum Packaging {
         return name.startsWith(module + "-") && name.endsWith("-runner") && Files.isRegularFile(file);
     }
 
-    /** The command line that runs {@code program} ({@link #program}), with {@code jvmOptions} on a JVM only. */
+    /**
+     * The command line that runs {@code program} ({@link #program}) with {@code jvmOptions}: all of them on a JVM; a
+     * native executable takes those it knows too (system properties {@code -D}, the heap's {@code -Xmx} and
+     * {@code -XX:MaxRAM}) after its name, and the others (the JIT's, the collector's, class data sharing) are dropped.
+     */
     public List<String> command(Path program, List<String> jvmOptions) {
         if (this == NATIVE) {
-            return List.of(program.toString());
+            var command = new ArrayList<String>();
+            command.add(program.toString());
+            jvmOptions.stream().filter(Packaging::nativeTakes).forEach(command::add);
+            return List.copyOf(command);
         }
         var command = new ArrayList<String>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -71,6 +78,10 @@ public enum Packaging {
         command.add("-jar");
         command.add(program.toString());
         return List.copyOf(command);
+    }
+
+    private static boolean nativeTakes(String option) {
+        return option.startsWith("-D") || option.startsWith("-Xmx") || option.startsWith("-XX:MaxRAM=");
     }
 
     /** What builds the programs when one is missing. */

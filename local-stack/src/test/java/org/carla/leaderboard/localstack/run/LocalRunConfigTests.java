@@ -82,12 +82,15 @@ class LocalRunConfigTests {
         var nativeRun = LocalRunConfig.demo(project, work.resolve("native"), Packaging.NATIVE);
         var jvmRun = LocalRunConfig.demo(project, work.resolve("jvm"), Packaging.JVM);
 
-        assertThat(nativeRun.serviceCommand("ingest-service")).containsExactly(service.toString());
+        var identity = java.util.List.of("-Dkubernetes.auth.tryServiceAccount=true");
+        assertThat(nativeRun.serviceCommand("ingest-service", identity)).as("the options a native executable takes too")
+                .containsExactly(service.toString(), "-Xmx256m", "-Dkubernetes.auth.tryServiceAccount=true");
         assertThat(nativeRun.stackSettings().get("local-stack.images.pod-runtime.command./usr/local/bin/pod-runtime"))
                 .isEqualTo("[\"" + podRuntime + "\"]");
         assertThat(nativeRun.program("job-launcher")).doesNotExist();
-        assertThat(jvmRun.serviceCommand("ingest-service")).endsWith("-jar",
-                project.resolve("ingest-service/target/quarkus-app/quarkus-run.jar").toString());
+        assertThat(jvmRun.serviceCommand("ingest-service", identity)).contains("-XX:+UseSerialGC")
+                .endsWith("-Xmx256m", "-Dkubernetes.auth.tryServiceAccount=true", "-jar",
+                        project.resolve("ingest-service/target/quarkus-app/quarkus-run.jar").toString());
         assertThat(Packaging.parse("native")).isEqualTo(Packaging.NATIVE);
         assertThat(Packaging.parse("")).isEqualTo(Packaging.JVM);
     }
