@@ -1,7 +1,6 @@
 package org.carla.leaderboard.localstack.run;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
