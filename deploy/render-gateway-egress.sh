@@ -6,6 +6,7 @@
 #   deploy/render-gateway-egress.sh <region> | kubectl apply -f -
 #
 #   submissions/submission-egress-s3     a submission pod may open HTTPS to S3's addresses, nothing else of the internet
+#   submissions/submission-egress-dynamodb  and to DynamoDB's (its run's route ledger)
 #   leaderboard/job-launcher-dynamodb    job-launcher may open HTTPS to DynamoDB's (its claims), nothing else public
 #
 # Run it again when AWS changes a prefix list (the AmazonIpSpaceChanged notification): until then an address S3 added
@@ -68,5 +69,7 @@ s3=$(prefix_list_cidrs s3)
 dynamodb=$(prefix_list_cidrs dynamodb)
 policy submission-egress-s3 submissions leaderboard.carla.org/workload submission \
   "S3 through the gateway endpoint, whose policy admits only this leaderboard's buckets (deploy/aws/network.yaml)" "$s3"
+policy submission-egress-dynamodb submissions leaderboard.carla.org/workload submission \
+  "DynamoDB through the gateway endpoint, whose policy admits only this account's leaderboard tables and route ledger: init and logcopy's route ledger (deploy/aws/network.yaml)" "$dynamodb"
 policy job-launcher-dynamodb leaderboard app.kubernetes.io/name job-launcher \
   "DynamoDB through the gateway endpoint: job-launcher's claims of runs (deploy/aws/network.yaml)" "$dynamodb"

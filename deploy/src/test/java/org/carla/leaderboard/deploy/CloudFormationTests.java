@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 
+import org.carla.leaderboard.domain.ledger.RouteLedgerTable;
 import org.carla.leaderboard.localstack.deploy.CloudFormationTemplate;
 import org.carla.leaderboard.messaging.ConsumerOptions;
 import org.carla.leaderboard.messaging.QueuesConfig;
@@ -95,7 +96,10 @@ class CloudFormationTests {
         }
         String qualifiers = template.named("AWS::DynamoDB::Table", "TableName", defaults.getProperty("evaluation.qualifier-table"));
         assertThat(keys(qualifiers)).isEqualTo(List.of("team_id S HASH", "track_codename S RANGE"));
-        assertThat(template.ofType("AWS::DynamoDB::Table")).hasSize(leaderboardTables.size() + 1);
+        String ledger = template.named("AWS::DynamoDB::Table", "TableName", RouteLedgerTable.DEFAULT_NAME);
+        assertThat(keys(ledger)).isEqualTo(List.of(RouteLedgerTable.LEDGER + " S HASH", RouteLedgerTable.ENTRY
+                + " S RANGE"));
+        assertThat(template.ofType("AWS::DynamoDB::Table")).hasSize(leaderboardTables.size() + 2);
     }
 
     @Test

@@ -35,13 +35,15 @@ class GatewayEgressRenderTests {
     }
 
     @Test
-    void theSubmissionPodsGetS3sRangesAndJobLauncherDynamoDbsOnHttpsOnly() {
+    void theSubmissionPodsGetS3sAndDynamoDbsRangesAndJobLauncherDynamoDbsOnHttpsOnly() {
         List<NetworkPolicy> policies = rendered(awsFolder);
 
         assertThat(policies).extracting(policy -> policy.getMetadata().getNamespace() + "/" + policy.getMetadata().getName())
-                .containsExactly("submissions/submission-egress-s3", "leaderboard/job-launcher-dynamodb");
+                .containsExactly("submissions/submission-egress-s3", "submissions/submission-egress-dynamodb",
+                        "leaderboard/job-launcher-dynamodb");
         assertThat(cidrs(policies.get(0))).containsExactlyElementsOf(S3_RANGES);
         assertThat(cidrs(policies.get(1))).containsExactlyElementsOf(DYNAMODB_RANGES);
+        assertThat(cidrs(policies.get(2))).containsExactlyElementsOf(DYNAMODB_RANGES);
         for (NetworkPolicy policy : policies) {
             assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Egress");
             assertThat(policy.getSpec().getEgress()).singleElement().satisfies(rule -> assertThat(rule.getPorts())

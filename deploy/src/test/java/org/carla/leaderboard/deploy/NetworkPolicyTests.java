@@ -87,7 +87,7 @@ class NetworkPolicyTests {
                 "1.1.1.1, 53",           // a public DNS resolver
                 "8.8.8.8, 443",
                 "2600:1f18:4fe0::11, 443", // the internet over IPv6
-                "52.94.24.10, 443",      // DynamoDB: job-launcher's, not the pods'
+                "52.94.24.10, 80",       // DynamoDB, but over HTTPS
         })
         void reachesNothingOfTheInternetTheClusterOrTheNodes(String ip, int port) {
             assertThat(verdict.allowsEgress(SUBMISSION, Peer.address(ip, port, "TCP"))).isFalse();
@@ -95,8 +95,9 @@ class NetworkPolicyTests {
         }
 
         @ParameterizedTest(name = "reaches {0} on 443 only")
-        @ValueSource(strings = {SQS_ENDPOINT, STS_ENDPOINT, "10.40.8.5", "10.40.8.30", S3_ADDRESS, "3.5.70.1"})
-        void reachesTheSqsAndStsEndpointsAndS3OverHttpsOnly(String ip) {
+        @ValueSource(strings = {SQS_ENDPOINT, STS_ENDPOINT, "10.40.8.5", "10.40.8.30", S3_ADDRESS, "3.5.70.1",
+                "52.94.24.10"})
+        void reachesTheSqsAndStsEndpointsS3AndDynamoDbOverHttpsOnly(String ip) {
             assertThat(verdict.allowsEgress(SUBMISSION, Peer.address(ip, 443, "TCP"))).isTrue();
             assertThat(verdict.allowsEgress(SUBMISSION, Peer.address(ip, 80, "TCP"))).isFalse();
             assertThat(verdict.allowsEgress(SUBMISSION, Peer.address(ip, 443, "UDP"))).isFalse();

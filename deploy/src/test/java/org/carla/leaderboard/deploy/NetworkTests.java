@@ -33,12 +33,13 @@ class NetworkTests {
     private final CloudFormationTemplate backend = CloudFormationTemplate.read(DeployFiles.deploy("aws/leaderboard-backend.yaml"));
 
     @Test
-    void theGpuSubnetsHaveNoRouteOutOfTheVpcButTheS3GatewayEndpoint() {
+    void theGpuSubnetsHaveNoRouteOutOfTheVpcButTheS3AndDynamoDbGatewayEndpoints() {
         String gpuTable = routeTableOf("GpuSubnetA");
         assertThat(routeTableOf("GpuSubnetB")).isEqualTo(gpuTable);
 
         assertThat(routesOf(gpuTable)).as("no NAT gateway, no internet gateway, no peering, no transit").isEmpty();
-        assertThat(gatewayEndpointsOn(gpuTable)).containsExactly("com.amazonaws.${AWS::Region}.s3");
+        assertThat(gatewayEndpointsOn(gpuTable)).containsExactly("com.amazonaws.${AWS::Region}.s3",
+                "com.amazonaws.${AWS::Region}.dynamodb");
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import org.carla.leaderboard.localstack.aws.DynamoDbLocalServer;
 import org.carla.leaderboard.localstack.aws.ElasticMqServer;
 import org.carla.leaderboard.localstack.aws.S3ProxyServer;
 import org.carla.leaderboard.localstack.aws.StackAccess;
@@ -43,7 +44,7 @@ public final class KubernetesComponent implements StackComponent {
      */
     static final String JOB_RUNNER = "local-stack.kubernetes.job-runner";
     /** The AWS clients of pod-runtime (init and logcopy), whose endpoints every container gets. */
-    private static final List<String> POD_CLIENTS = List.of("s3", "sqs");
+    private static final List<String> POD_CLIENTS = List.of("s3", "sqs", "dynamodb");
 
     private KubernetesApiServer server;
     private Path workDir;
@@ -58,7 +59,7 @@ public final class KubernetesComponent implements StackComponent {
 
     @Override
     public Set<String> after() {
-        return Set.of(ElasticMqServer.NAME, S3ProxyServer.NAME);
+        return Set.of(ElasticMqServer.NAME, S3ProxyServer.NAME, DynamoDbLocalServer.NAME);
     }
 
     @Override

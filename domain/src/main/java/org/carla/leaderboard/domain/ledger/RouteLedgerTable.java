@@ -17,9 +17,18 @@ import com.fasterxml.jackson.core.JacksonException;
  */
 public final class RouteLedgerTable {
 
+    /** Its name in deploy/aws ({@code TableName}); the pods are given it as {@code LEDGER_TABLE}. */
+    public static final String DEFAULT_NAME = "route-ledger";
+
     // The key.
     public static final String LEDGER = "ledger";
     public static final String ENTRY = "entry";
+
+    /**
+     * Every item's version (N, from 1): each write puts the whole item on the condition that the version is still the
+     * one read, and raises it ({@link LedgerItems}).
+     */
+    public static final String VERSION = "version";
 
     /** The sort key of a ledger's run item. */
     public static final String RUN_ENTRY = "#run";

@@ -100,6 +100,16 @@ public final class PodEnvironment {
      */
     public static final String LOGS_UPLOAD_INTERVAL = "LOGS_UPLOAD_INTERVAL";
 
+    // The route ledger (init makes it; logcopy claims from it).
+    /** The route ledger table (domain's {@code RouteLedgerTable}); unset: the run has no ledger. */
+    public static final String LEDGER_TABLE = "LEDGER_TABLE";
+    /** {@code dynamic} or {@code static} ({@code ledger.Schedule}). */
+    public static final String SCHEDULE = "SCHEDULE";
+    /** The run's pods (the Job's completions); {@link #WORKER_PAIRS} is per pod. */
+    public static final String PODS = "PODS";
+    /** The track's {@code allowed-resumes}: failed attempts a route may have before the run gives up on it. */
+    public static final String ALLOWED_RESUMES = "ALLOWED_RESUMES";
+
     private PodEnvironment() {
     }
 

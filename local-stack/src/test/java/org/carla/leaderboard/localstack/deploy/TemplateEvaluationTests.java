@@ -86,7 +86,7 @@ class TemplateEvaluationTests {
         var deployment = Deployment.local("000000000000", "us-east-1");
 
         assertThat(deployment.tables()).extracting(Deployment.Table::name)
-                .containsExactly("leaderboard-10", "leaderboard-20", "leaderboard-qualifiers");
+                .containsExactly("leaderboard-10", "leaderboard-20", "leaderboard-qualifiers", "route-ledger");
         assertThat(deployment.buckets()).containsExactly("carla-leaderboard-10-000000000000-us-east-1",
                 "carla-leaderboard-20-000000000000-us-east-1");
         assertThat(deployment.roleOf("leaderboard", "results-relay")).get()

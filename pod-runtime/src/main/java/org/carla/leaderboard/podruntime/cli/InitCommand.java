@@ -13,28 +13,37 @@ import static org.carla.leaderboard.domain.pod.PodEnvironment.WORKER_PAIRS;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
+import org.carla.leaderboard.domain.ledger.EntryChanges;
+import org.carla.leaderboard.domain.ledger.RetryBudget;
+import org.carla.leaderboard.domain.ledger.RunItem;
 import org.carla.leaderboard.domain.pod.PodEnvironment;
 import org.carla.leaderboard.podruntime.ExitCodes;
 import org.carla.leaderboard.podruntime.init.LogsVolume;
 import org.carla.leaderboard.podruntime.init.ResumeDownload;
-import org.carla.leaderboard.podruntime.init.S3Wait;
+import org.carla.leaderboard.podruntime.init.AwsWait;
+import org.carla.leaderboard.podruntime.init.LedgerInit;
 import org.carla.leaderboard.podruntime.init.SubmissionArchive;
+import org.carla.leaderboard.podruntime.ledger.RouteLedger;
 import org.carla.leaderboard.podruntime.volume.FolderCopy;
 import org.jboss.logging.Logger;
 
 import picocli.CommandLine.Command;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * {@code pod-runtime init}: the {@code private-contents} init container. Copies the official Leaderboard, ScenarioRunner
- * and CARLA PythonAPI into their volumes, and prepares the logs volume, from S3 on a resume — RESUME, or a pod that
- * replaces one of its run (the run's files are in S3 already).
+ * and CARLA PythonAPI into their volumes, makes the run's route ledger when the run has one ({@code LEDGER_TABLE}), and
+ * prepares the logs volume, from S3 on a resume — RESUME, or a pod that replaces one of its run (the run's files are in
+ * S3 already).
  */
 @Command(mixinStandardHelpOptions = true, name = "init", description = "Fills the Leaderboard volumes and prepares the logs volume (downloads it on RESUME).")
 public class InitCommand implements Callable<Integer> {
@@ -51,12 +60,17 @@ public class InitCommand implements Callable<Integer> {
     @Inject
     SubmissionArchive archive;
 
+    /** Made only for a run with a route ledger. */
+    @Inject
+    Instance<DynamoDbClient> dynamoDb;
+
     @Override
     public Integer call() throws Exception {
         Map<String, String> env = System.getenv();
         Path logs = PodEnvironment.logsDir(env);
         int workerPairs;
         boolean resume;
+        Optional<LedgerInit> ledger;
         Optional<String> bucket = PodEnvironment.value(env, S3_BUCKET);
         Optional<String> submission = PodEnvironment.value(env, SUBMISSION_ID);
         try {
@@ -65,6 +79,7 @@ public class InitCommand implements Callable<Integer> {
             if (resume && (bucket.isEmpty() || submission.isEmpty())) {
                 throw new IllegalArgumentException("RESUME is set but S3_BUCKET or SUBMISSION_ID is not");
             }
+            ledger = LedgerInit.from(env);
         } catch (IllegalArgumentException e) {
             LOG.errorf("init: bad configuration, exit %d: %s", ExitCodes.BAD_CONFIGURATION, e.getMessage());
             return ExitCodes.BAD_CONFIGURATION;
@@ -83,7 +98,7 @@ public class InitCommand implements Callable<Integer> {
             // A pod the Job controller replaced (its node lost, an eviction) has the same environment as the first
             // and an empty volume: the run's files already in S3 make it resume as a resumed run does.
             if (!resume && bucket.isPresent() && submission.isPresent()
-                    && S3Wait.standard().untilAnswered("does the run have files", () -> archive.holdsFiles(
+                    && AwsWait.standard().untilAnswered("does the run have files", () -> archive.holdsFiles(
                             bucket.get(), submission.get()))) {
                 LOG.infof("init: s3://%s/%s/ holds the run's files already: this pod replaces one of the run, resuming",
                         bucket.get(), submission.get());
@@ -111,6 +126,27 @@ public class InitCommand implements Callable<Integer> {
             }
         } else {
             LOG.infof("init: fresh run, creating the logs layout in %s", logs);
+        }
+        if (ledger.isPresent()) {
+            LedgerInit init = ledger.get();
+            try {
+                init.entries(Map.of()); // a routes file that does not hold the run's routes is the Job's fault
+            } catch (IllegalArgumentException e) {
+                LOG.errorf("init: bad configuration, exit %d: %s", ExitCodes.BAD_CONFIGURATION, e.getMessage());
+                return ExitCodes.BAD_CONFIGURATION;
+            }
+            Clock clock = Clock.systemUTC();
+            try {
+                RunItem run = AwsWait.standard().untilAnswered("make the route ledger", () -> init.make(
+                        partition -> new RouteLedger(dynamoDb.get(), init.table(), partition, new EntryChanges(
+                                EntryChanges.DEFAULT_LEASE, RetryBudget.of(0), clock), clock), clock));
+                LOG.infof("init: route ledger %s in %s: %d entries, %s schedule, %d pods × %d pairs", init.partition(),
+                        init.table(), run.total(), run.schedule().value(), run.pods(), run.pairsPerPod());
+            } catch (SdkException e) {
+                LOG.errorf("init: cannot make the route ledger %s in %s, exit %d: %s", init.partition(), init.table(),
+                        ExitCodes.CRASHED, e.getMessage());
+                return ExitCodes.CRASHED;
+            }
         }
         LogsVolume.prepare(logs, workerPairs);
         LOG.infof("init: logs volume %s ready for %d worker pairs", logs, workerPairs);

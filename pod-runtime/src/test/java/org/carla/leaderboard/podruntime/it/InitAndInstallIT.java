@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -14,17 +15,30 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import org.carla.leaderboard.domain.ledger.EntryChanges;
+import org.carla.leaderboard.domain.ledger.EntryState;
+import org.carla.leaderboard.domain.ledger.ExpectedDuration;
+import org.carla.leaderboard.domain.ledger.RetryBudget;
+import org.carla.leaderboard.domain.ledger.RouteLedgerTable;
+import org.carla.leaderboard.domain.ledger.Schedule;
+import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.localstack.standin.StandInRoutes;
+import org.carla.leaderboard.podruntime.ledger.RouteLedger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
-/** {@code init} against S3Proxy (fresh, resumed, failed download) and {@code install} in JVM mode, from the jar. */
+/**
+ * {@code init} against S3Proxy (fresh, resumed, failed download) and DynamoDB Local (the route ledger), and
+ * {@code install}; the jar, or the native executable under {@code -Pnative}.
+ */
 class InitAndInstallIT {
 
     /** Leaderboard 2.0's bucket, as deploy/aws names it. */
@@ -38,7 +52,7 @@ class InitAndInstallIT {
     @BeforeAll
     static void startS3() {
         // Kept under target/, like a service's test stack: e2e's PermissionsUsedIT reads the gates' decisions there.
-        stack = LocalStack.builder().components("s3")
+        stack = LocalStack.builder().components("s3", "dynamodb")
                 .workDir(Path.of("target/local-stack/init-and-install-it-" + System.nanoTime())).start();
         bucket = stack.evaluation().leaderboards().get("leaderboard-20").bucket();
     }
@@ -142,6 +156,59 @@ class InitAndInstallIT {
     }
 
     @Test
+    void withALedgerTableInitMakesTheRunsLedgerAndASecondPodKeepsTheFirstOnes() throws Exception {
+        String id = "ledger-" + temp.getFileName().toString().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        List<String> routeIds = StandInRoutes.ids(31, 3);
+        Path routes = StandInRoutes.write(temp.resolve("image/leaderboard/data/routes_testing.xml"),
+                LeaderboardVersion.V2_0, routeIds);
+        String track = "SENSORS-" + id;
+        var recorded = new RouteLedger(stack.dynamoDb(), RouteLedgerTable.DEFAULT_NAME, "unused",
+                new EntryChanges(EntryChanges.DEFAULT_LEASE, RetryBudget.of(0), Clock.systemUTC()), Clock.systemUTC());
+        recorded.recordDuration(RouteLedgerTable.trackPartition("leaderboard-20", track), "32", 4321);
+        Map<String, String> env = ledgerEnv(id, routes, track);
+
+        assertThat(run("init", env)).isZero();
+        env.put("SCHEDULE", "static");
+        env.put("LOGS_DIR", temp.resolve("logs-of-pod-2").toString());
+        assertThat(run("init", env)).as("the run's second pod").isZero();
+
+        String partition = RouteLedgerTable.ledgerPartition("leaderboard-20", id, 2);
+        var ledger = new RouteLedger(stack.dynamoDb(), RouteLedgerTable.DEFAULT_NAME, partition,
+                new EntryChanges(EntryChanges.DEFAULT_LEASE, RetryBudget.of(0), Clock.systemUTC()), Clock.systemUTC())
+                .read();
+        assertThat(ledger.run()).hasValueSatisfying(run -> {
+            assertThat(run.total()).isEqualTo(6);
+            assertThat(run.schedule()).as("the first pod's").isEqualTo(Schedule.DYNAMIC);
+            assertThat(run.pods()).isEqualTo(2);
+            assertThat(run.pairsPerPod()).isEqualTo(1);
+        });
+        assertThat(ledger.entries()).extracting(entry -> entry.key().text()).containsExactlyInAnyOrder("31#0", "31#1",
+                "32#0", "32#1", "33#0", "33#1");
+        assertThat(ledger.entries()).allSatisfy(entry -> assertThat(entry.state()).isEqualTo(EntryState.OPEN));
+        assertThat(ledger.entries()).filteredOn(entry -> entry.key().routeId().equals("32"))
+                .allSatisfy(entry -> assertThat(entry.expectedSeconds()).as("the track's record").isEqualTo(4321));
+        assertThat(ledger.entries()).filteredOn(entry -> !entry.key().routeId().equals("32")).allSatisfy(entry ->
+                assertThat(entry.expectedSeconds()).as("its length at the nominal speed")
+                        .isEqualTo(entry.lengthMetres() / ExpectedDuration.NOMINAL_SPEED).isPositive());
+    }
+
+    @Test
+    void aRoutesFileThatDoesNotHoldTheRunsRoutesIsABadConfigurationAndMakesNoLedger() throws Exception {
+        String id = "bad-ledger-" + temp.getFileName().toString().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        Path routes = StandInRoutes.write(temp.resolve("image/leaderboard/data/routes_testing.xml"),
+                LeaderboardVersion.V2_0, StandInRoutes.ids(31, 3));
+        Map<String, String> env = ledgerEnv(id, routes, "SENSORS");
+        env.put("EXPECTED_ROUTES", "20");
+
+        assertThat(run("init", env)).isEqualTo(2);
+        assertThat(Files.readString(temp.resolve("init.out"))).contains("holds 3 routes × 2 repetitions, the run "
+                + "expects 20 route records (EXPECTED_ROUTES)");
+        assertThat(stack.dynamoDb().query(r -> r.tableName(RouteLedgerTable.DEFAULT_NAME)
+                .keyConditionExpression("ledger = :l").expressionAttributeValues(Map.of(":l", AttributeValue.fromS(
+                        RouteLedgerTable.ledgerPartition("leaderboard-20", id, 2))))).count()).isZero();
+    }
+
+    @Test
     void installWritesAnExecutableThatRunsFromAnotherFolder() throws Exception {
         Path volume = temp.resolve("opt/pod-runtime");
 
@@ -166,6 +233,17 @@ class InitAndInstallIT {
         Map<String, String> env = Pod.awsEnvironment(stack);
         env.putAll(Map.of("RESUME", "1", "S3_BUCKET", bucket, "SUBMISSION_ID", id, "WORKER_PAIRS", "2",
                 "LOGS_DIR", logs.toString()));
+        return env;
+    }
+
+    /** Run 2 of a submission to Leaderboard 2.0 with a route ledger: 2 pods of 1 pair, 2 repetitions. */
+    private Map<String, String> ledgerEnv(String id, Path routes, String track) {
+        Map<String, String> env = Pod.awsEnvironment(stack);
+        env.putAll(Map.of("SUBMISSION_ID", id, "LEADERBOARD", "leaderboard-20", "RUN", "2", "WORKER_PAIRS", "1",
+                "PODS", "2", "ROUTES", routes.toString(), "REPETITIONS", "2", "LEDGER_TABLE",
+                RouteLedgerTable.DEFAULT_NAME, "CHALLENGE_TRACK_CODENAME", track));
+        env.put("LOGS_DIR", temp.resolve("logs").toString());
+        env.put("EXPECTED_ROUTES", "6");
         return env;
     }
 

@@ -126,7 +126,7 @@ final class Pod implements AutoCloseable {
     static Map<String, String> awsEnvironment(RunningStack stack) {
         Map<String, String> env = new HashMap<>();
         stack.quarkusConfig(WORKER).forEach((key, value) -> {
-            if (key.startsWith("quarkus.s3.") || key.startsWith("quarkus.sqs.")) {
+            if (key.startsWith("quarkus.s3.") || key.startsWith("quarkus.sqs.") || key.startsWith("quarkus.dynamodb.")) {
                 env.put(key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"), value);
             }
         });

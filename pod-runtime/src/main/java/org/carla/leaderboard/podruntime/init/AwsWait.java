@@ -8,11 +8,11 @@ import org.jboss.logging.Logger;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
- * init asks S3 until it answers, rather than failing at once: a failed init container is restarted, and each restart
- * counts against the Job's backoffLimit, so an S3 outage at a pod's start would otherwise use up the resumes a track
+ * init asks S3 and DynamoDB until they answer, rather than failing at once: a failed init container is restarted, and each restart
+ * counts against the Job's backoffLimit, so an outage at a pod's start would otherwise use up the resumes a track
  * allows. Waits {@code first}, doubling to {@code most}, for as long as {@code patience}; then the last failure.
  */
-public final class S3Wait {
+public final class AwsWait {
 
     /** How init waits between tries (a test's own clock). */
     @FunctionalInterface
@@ -20,14 +20,14 @@ public final class S3Wait {
         void sleep(Duration pause) throws InterruptedException;
     }
 
-    private static final Logger LOG = Logger.getLogger(S3Wait.class);
+    private static final Logger LOG = Logger.getLogger(AwsWait.class);
 
     private final Duration first;
     private final Duration most;
     private final Duration patience;
     private final Sleeper sleeper;
 
-    public S3Wait(Duration first, Duration most, Duration patience, Sleeper sleeper) {
+    public AwsWait(Duration first, Duration most, Duration patience, Sleeper sleeper) {
         this.first = first;
         this.most = most;
         this.patience = patience;
@@ -35,8 +35,8 @@ public final class S3Wait {
     }
 
     /** 1 s doubling to 30 s, for 10 minutes: far longer than S3's passing failures, far shorter than a deadline. */
-    public static S3Wait standard() {
-        return new S3Wait(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMinutes(10),
+    public static AwsWait standard() {
+        return new AwsWait(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMinutes(10),
                 pause -> Thread.sleep(pause.toMillis()));
     }
 
@@ -51,7 +51,7 @@ public final class S3Wait {
                 if (waited.plus(pause).compareTo(patience) > 0) {
                     throw e;
                 }
-                LOG.warnf("init: S3 did not answer (%s): %s; again in %d s", what, e.getMessage(), pause.toSeconds());
+                LOG.warnf("init: AWS did not answer (%s): %s; again in %d s", what, e.getMessage(), pause.toSeconds());
                 try {
                     sleeper.sleep(pause);
                 } catch (InterruptedException interrupted) {

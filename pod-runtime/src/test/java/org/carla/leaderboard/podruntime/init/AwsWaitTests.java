@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
 /** init waits for S3 with a back-off instead of failing its container (a restart the Job counts) at the first error. */
-class S3WaitTests {
+class AwsWaitTests {
 
     private final List<Duration> pauses = new ArrayList<>();
-    private final S3Wait wait = new S3Wait(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMinutes(10),
+    private final AwsWait wait = new AwsWait(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMinutes(10),
             pauses::add);
 
     @Test
