@@ -35,7 +35,7 @@ class TablesIT {
     @Test
     void theTemplatesTablesAreCreatedWithTheirKeysIndexesAndBilling() {
         assertThat(stack.dynamoDb().listTables().tableNames())
-                .containsExactlyInAnyOrder("leaderboard-10", "leaderboard-20", "leaderboard-qualifiers");
+                .containsExactlyInAnyOrder("leaderboard-10", "leaderboard-20", "leaderboard-qualifiers", "route-ledger");
         for (String name : List.of("leaderboard-10", "leaderboard-20")) {
             var table = stack.dynamoDb().describeTable(r -> r.tableName(name)).table();
             assertThat(table.keySchema()).containsExactly(key("team_id", KeyType.HASH),
@@ -52,6 +52,9 @@ class TablesIT {
         assertThat(qualifiers.keySchema()).containsExactly(key("team_id", KeyType.HASH),
                 key("track_codename", KeyType.RANGE));
         assertThat(qualifiers.globalSecondaryIndexes()).isEmpty();
+        var ledger = stack.dynamoDb().describeTable(r -> r.tableName("route-ledger")).table();
+        assertThat(ledger.keySchema()).containsExactly(key("ledger", KeyType.HASH), key("entry", KeyType.RANGE));
+        assertThat(ledger.billingModeSummary().billingMode()).isEqualTo(BillingMode.PAY_PER_REQUEST);
         assertThat(stack.quarkusConfig()).containsEntry("evaluation.leaderboards.leaderboard-20.submissions-table",
                 "leaderboard-20").containsKey("quarkus.dynamodb.endpoint-override");
     }

@@ -22,6 +22,8 @@ public final class LogsLayout {
     public static final String CHECKPOINT = "agent_results.json";
     public static final String AGENT_LOG = "leaderboard.log";
     public static final String LOGCOPY_LOG = LOGCOPY_DIR + "/logcopy.log";
+    /** The route ledger's claims, one file per pair: written by logcopy only (init makes the folder 0755, its own). */
+    public static final String CLAIMS_DIR = "claims";
 
     private static final Pattern WORKER_CONTAINER = Pattern.compile("(agent|simulator)-([1-9][0-9]{0,3})");
 
@@ -35,6 +37,23 @@ public final class LogsLayout {
 
     public static String agentCheckpoint(int pair) {
         return agentDir(pair) + "/" + CHECKPOINT;
+    }
+
+    /** {@code claims/agent-<i>.json}: the claim logcopy gives pair i ({@code ledger.ClaimAssignment}). */
+    public static String claimFile(int pair) {
+        return CLAIMS_DIR + "/agent-" + requirePair(pair) + ".json";
+    }
+
+    /**
+     * {@code agent/agent<i>/claim-<n>-<tag>.json}: the evaluator's checkpoint of pair i's claim n; the tag (8 hex digits
+     * of the claim's token) keeps a replacement pod's claims apart from its predecessor's, whose files a resume brings.
+     */
+    public static String claimCheckpoint(int pair, int n, String tag) {
+        if (n < 1 || tag == null || !tag.matches("[0-9a-f]{8}")) {
+            throw new IllegalArgumentException("a claim's checkpoint is named by its number from 1 and 8 hex digits, was "
+                    + n + " and " + tag);
+        }
+        return agentDir(pair) + "/claim-" + n + "-" + tag + ".json";
     }
 
     /** The evaluator's output, as the agent role writes it. */

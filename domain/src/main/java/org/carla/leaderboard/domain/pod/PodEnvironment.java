@@ -109,6 +109,14 @@ public final class PodEnvironment {
     public static final String PODS = "PODS";
     /** The track's {@code allowed-resumes}: failed attempts a route may have before the run gives up on it. */
     public static final String ALLOWED_RESUMES = "ALLOWED_RESUMES";
+    /** How long a claim holds without renewal (default: the ledger's {@code EntryChanges.DEFAULT_LEASE}). */
+    public static final String ROUTE_LEASE = "ROUTE_LEASE";
+    /** The pod's index in an Indexed Job (the Job controller sets it); 0 otherwise. */
+    public static final String JOB_COMPLETION_INDEX = "JOB_COMPLETION_INDEX";
+    /** The pod's name: what every container of a pod has as its host name. */
+    public static final String HOSTNAME = "HOSTNAME";
+    /** The node the pod runs on (the downward API's {@code spec.nodeName}); recorded with each attempt. */
+    public static final String NODE_NAME = "NODE_NAME";
 
     private PodEnvironment() {
     }

@@ -2,6 +2,7 @@ package org.carla.leaderboard.domain.status;
 
 import java.util.Collection;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -54,6 +55,30 @@ public final class StatusFiles {
             throw new IllegalArgumentException("crash index must be >= 0, was " + k);
         }
         return role.container(pair) + ".crash" + k;
+    }
+
+    /**
+     * Written by agent-i when its evaluator has ended claim {@code n} of the route ledger (its checkpoint is complete and
+     * readable): logcopy files or releases the claim, then gives the pair its next one.
+     */
+    public static String claimEnded(int pair, int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("claims are numbered from 1, was " + n);
+        }
+        return Role.AGENT.container(pair) + ".claim" + n;
+    }
+
+    /** The highest claim agent-i has said it ended; 0 for none. */
+    public static int lastClaimEnded(Collection<String> names, int pair) {
+        Pattern claim = Pattern.compile(Pattern.quote(Role.AGENT.container(pair) + ".claim") + "([1-9][0-9]{0,8})");
+        int last = 0;
+        for (String name : names) {
+            Matcher matcher = claim.matcher(name);
+            if (matcher.matches()) {
+                last = Math.max(last, Integer.parseInt(matcher.group(1)));
+            }
+        }
+        return last;
     }
 
     /** The K of the next crash file of this container: how many it has written already (0, 1, 2...). */

@@ -56,6 +56,8 @@ public final class EvaluatorStandIn {
 
     /** The once-marker knobs' kill: SIGKILL to the supervising process, only when this is a process of its own. */
     static final String KILL_AGENT_AT_ROUTE = "EVALUATOR_STANDIN_KILL_AGENT_AT_ROUTE";
+    /** Per-route durations, {@code <route id>:<seconds>,...}. */
+    public static final String ROUTE_SECONDS_BY_ID = "EVALUATOR_STANDIN_ROUTE_SECONDS_BY_ID";
     private static boolean ownProcess;
 
     private final LeaderboardVersion version;
@@ -306,6 +308,20 @@ public final class EvaluatorStandIn {
         Runtime.getRuntime().halt(137);
     }
 
+    /**
+     * How long the route takes: {@code EVALUATOR_STANDIN_ROUTE_SECONDS_BY_ID} ({@code 10:3,11:0.5}: route id, seconds)
+     * for the routes it names, else {@code EVALUATOR_STANDIN_ROUTE_SECONDS}: routes of uneven durations.
+     */
+    private long routeMillis(String routeNumber) {
+        for (String pair : env.getOrDefault(ROUTE_SECONDS_BY_ID, "").split(",")) {
+            int colon = pair.indexOf(':');
+            if (colon > 0 && pair.substring(0, colon).trim().equals(routeNumber)) {
+                return Math.round(Double.parseDouble(pair.substring(colon + 1).trim()) * 1000);
+            }
+        }
+        return routeMillis;
+    }
+
     private boolean crash(Config config, String message) {
         statistics.saveEntryStatus(EntryStatus.CRASHED);
         statistics.register(config.index(), RouteOutcome.failed(config.routeId(), config.index(), message));
@@ -318,7 +334,8 @@ public final class EvaluatorStandIn {
      */
     private Optional<String> drive(Config config, String routeNumber) throws IOException {
         double timeout = Double.parseDouble(args.get("timeout"));
-        long end = System.nanoTime() + routeMillis * 1_000_000L;
+        long millis = routeMillis(routeNumber);
+        long end = System.nanoTime() + millis * 1_000_000L;
         HeldRoute.Hold hold = held.filter(route -> route.at(routeNumber)).map(HeldRoute::start).orElse(null);
         long lastTick = System.nanoTime();
         long lastReport = System.nanoTime();
@@ -340,7 +357,7 @@ public final class EvaluatorStandIn {
             if (System.nanoTime() - lastReport > 1_000_000_000L) {
                 lastReport = System.nanoTime();
                 say("  " + config.routeId() + ": driving");
-                writeLiveResults(config, 1 - (end - System.nanoTime()) / (routeMillis * 1e6));
+                writeLiveResults(config, 1 - (end - System.nanoTime()) / (millis * 1e6));
             }
         }
         return Optional.empty();

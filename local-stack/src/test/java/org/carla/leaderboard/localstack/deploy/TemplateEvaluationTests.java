@@ -92,8 +92,8 @@ class TemplateEvaluationTests {
         assertThat(deployment.roleOf("leaderboard", "results-relay")).get()
                 .extracting(Deployment.Principal::name).isEqualTo("carla-leaderboard-results-relay");
         assertThat(deployment.roleOf("submissions", "submission-worker")).get()
-                .satisfies(worker -> assertThat(worker.policies()).as("its inline policy and the bucket-wide one")
-                        .hasSize(2));
+                .satisfies(worker -> assertThat(worker.policies()).as("its two inline policies (progress, ledger) and the bucket-wide one")
+                        .hasSize(3));
         assertThat(deployment.roleOf("leaderboard", "default")).isEmpty();
         assertThat(deployment.storage()).containsEntry("evaluation.leaderboards.leaderboard-20.bucket",
                 "carla-leaderboard-20-000000000000-us-east-1").containsEntry("evaluation.qualifier-table",

@@ -148,7 +148,7 @@ public class InitCommand implements Callable<Integer> {
                 return ExitCodes.CRASHED;
             }
         }
-        LogsVolume.prepare(logs, workerPairs);
+        LogsVolume.prepare(logs, workerPairs, ledger.isPresent());
         LOG.infof("init: logs volume %s ready for %d worker pairs", logs, workerPairs);
         return ExitCodes.DONE;
     }

@@ -40,6 +40,18 @@ public final class LogsVolume {
      * The volume's root belongs to the kubelet: it is left as it is when it is open already (an emptyDir is 0777).
      */
     public static void prepare(Path logs, int workerPairs) throws IOException {
+        prepare(logs, workerPairs, false);
+    }
+
+    /**
+     * The same; with {@code claims} (a run with a route ledger) also {@code claims/}, emptied (a resume brings the
+     * claims of the pod this one replaces, which are not its own) and 0755: only init's and logcopy's user writes it.
+     */
+    public static void prepare(Path logs, int workerPairs, boolean claims) throws IOException {
+        Path claimsDir = logs.resolve(LogsLayout.CLAIMS_DIR);
+        if (claims && Files.exists(claimsDir, LinkOption.NOFOLLOW_LINKS)) {
+            removeTree(claimsDir);
+        }
         for (Path folder : folders(logs, workerPairs)) {
             Files.createDirectories(folder);
         }
@@ -55,5 +67,20 @@ public final class LogsVolume {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+        if (claims) {
+            Files.createDirectory(claimsDir);
+            SharedFiles.setMode(claimsDir, SharedFiles.EXECUTABLE);
+        }
+    }
+
+    private static void removeTree(Path path) throws IOException {
+        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+            try (Stream<Path> children = Files.list(path)) {
+                for (Path child : children.toList()) {
+                    removeTree(child);
+                }
+            }
+        }
+        Files.delete(path);
     }
 }

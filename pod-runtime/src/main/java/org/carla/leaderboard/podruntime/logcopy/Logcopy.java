@@ -20,10 +20,12 @@ import java.util.concurrent.Callable;
 
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.ledger.PairPlacement;
 import org.carla.leaderboard.domain.results.CheckpointMerge;
 import org.carla.leaderboard.domain.results.MergeResult;
 import org.carla.leaderboard.domain.results.RouteRecordCheck;
 import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.podruntime.ledger.RouteLedger;
 import org.carla.leaderboard.podruntime.results.ResultsRefresh;
 import org.carla.leaderboard.podruntime.results.ResultsRefresh.AgentFile;
 import org.jboss.logging.Logger;
@@ -78,6 +80,9 @@ public final class Logcopy {
     private final RequestMeter meter;
     private final Outage s3Outage;
     private final Outage sqsOutage;
+    private final Outage ledgerOutage;
+    /** The pairs' claims of the route ledger; empty for a run without one (each pair drives its static share). */
+    private final Optional<PairClaims> claims;
     private final Map<String, byte[]> own = new LinkedHashMap<>();
     private final Set<String> volumeProblems = new HashSet<>();
     private final Map<String, Checkpoint> checkpoints = new HashMap<>();
@@ -89,7 +94,16 @@ public final class Logcopy {
     private String lastSummary = "";
     private boolean wroteCancel;
 
+    /** The route ledger of a run that has one: the store and this pod's place in the run. */
+    public record Ledger(RouteLedger ledger, String pod, int index, PairPlacement placement, String trackPartition) {
+    }
+
     public Logcopy(LogcopySettings settings, S3Client s3, SqsClient sqs, RequestMeter meter, Clock clock) {
+        this(settings, s3, sqs, Optional.empty(), meter, clock);
+    }
+
+    public Logcopy(LogcopySettings settings, S3Client s3, SqsClient sqs, Optional<Ledger> ledger, RequestMeter meter,
+            Clock clock) {
         this.settings = settings;
         this.meter = meter;
         this.volume = new VolumeFiles(settings.logsDir(), guard);
@@ -104,6 +118,9 @@ public final class Logcopy {
         this.watch = new StatusWatch(settings.statusDir(), settings.workerPairs());
         this.s3Outage = new Outage("S3", clock);
         this.sqsOutage = new Outage("SQS", clock);
+        this.ledgerOutage = new Outage("DynamoDB", clock);
+        this.claims = ledger.map(l -> new PairClaims(l.ledger(), volume, settings.statusDir(), l.pod(), l.index(),
+                settings.workerPairs(), l.placement(), l.trackPartition(), clock));
     }
 
     /** Ends the loop soon (at the next wait), after a last upload and report. Safe from any thread. */
@@ -136,6 +153,7 @@ public final class Logcopy {
             if (watch.stopRequested()) {
                 return end(Ending.STOPPED);
             }
+            claims.ifPresent(this::claimsPass);
             boolean workersDone = watch.allWorkersDone();
             boolean cancelFile = watch.cancelPresent();
             MergeResult result = refreshResults();
@@ -158,9 +176,10 @@ public final class Logcopy {
                         result.routesDone(), result.routesTotal(), result.globalResults() ? "yes" : "no");
                 return end(Ending.FINISHED);
             }
-            boolean retrying = s3Outage.ongoing() || sqsOutage.ongoing();
+            boolean retrying = s3Outage.ongoing() || sqsOutage.ongoing() || ledgerOutage.ongoing();
             watch.await(retrying ? backOff() : settings.period(),
-                    () -> !workersDone && watch.allWorkersDone() || !cancelFile && watch.cancelPresent());
+                    () -> !workersDone && watch.allWorkersDone() || !cancelFile && watch.cancelPresent()
+                            || claims.isPresent() && claims.get().due());
         }
     }
 
@@ -171,6 +190,13 @@ public final class Logcopy {
      * could not be uploaded.
      */
     private Ending end(Ending ending) throws InterruptedException {
+        if (ending == Ending.STOPPED && claims.isPresent()) {
+            // The pod is going away (a node drained, a spot interruption): the routes in flight go back at once.
+            ledger(() -> {
+                claims.get().releaseAll("logcopy was stopped (SIGTERM): the pod is going away");
+                return Boolean.TRUE;
+            });
+        }
         MergeResult result = refreshResults();
         boolean flushed = untilDone(() -> upload(true, Deadline.afterStop(watch, STOP_UPLOADS)) ? Boolean.TRUE : null,
                 STOP_UPLOADS);
@@ -294,23 +320,54 @@ public final class Logcopy {
     /** Reads the agents' checkpoints, merges, and writes the files that changed into the volume. */
     private MergeResult refreshResults() {
         try {
+            if (claims.isPresent()) {
+                Optional<MergeResult> merged = claims.get().merged();
+                if (merged.isEmpty()) {
+                    return lastResult != null ? lastResult : CheckpointMerge.merge(List.of(), settings.expectedRoutes());
+                }
+                return refreshed(results.refreshMerged(merged.get()));
+            }
             var agents = new ArrayList<AgentFile>();
             for (int pair = 1; pair <= settings.workerPairs(); pair++) {
                 agents.add(readCheckpoint(LogsLayout.agentCheckpoint(pair)));
             }
-            ResultsRefresh.Refreshed refreshed = results.refresh(agents);
-            for (String path : refreshed.changed()) {
-                byte[] content = refreshed.files().get(path).getBytes(StandardCharsets.UTF_8);
-                own.put(path, content);
-                writeToVolume(path, content, false);
-            }
-            lastResult = refreshed.result();
-            logChange(refreshed.result());
-            return refreshed.result();
+            return refreshed(results.refresh(agents));
         } catch (RuntimeException e) {
             LOG.errorf("logcopy: cannot merge the results: %s", e.getClass().getSimpleName());
             OPERATOR.errorf(e, "logcopy: cannot merge the results");
             return lastResult != null ? lastResult : CheckpointMerge.merge(List.of(), settings.expectedRoutes());
+        }
+    }
+
+    /** Writes the files of a refresh that changed into the volume, and keeps them to upload from memory. */
+    private MergeResult refreshed(ResultsRefresh.Refreshed refreshed) {
+        for (String path : refreshed.changed()) {
+            byte[] content = refreshed.files().get(path).getBytes(StandardCharsets.UTF_8);
+            own.put(path, content);
+            writeToVolume(path, content, false);
+        }
+        lastResult = refreshed.result();
+        logChange(refreshed.result());
+        return refreshed.result();
+    }
+
+    /**
+     * One pass of the pairs' claims. A DynamoDB failure is an outage, retried at the next pass; a ledger that breaks its
+     * own rules (an item that is not one, races lost without end) is logged and retried too: logcopy keeps uploading.
+     */
+    private void claimsPass(PairClaims pairs) {
+        ledger(() -> {
+            pairs.pass();
+            return Boolean.TRUE;
+        });
+    }
+
+    private <T> T ledger(Outage.Attempt<T> call) {
+        try {
+            return ledgerOutage.call(call);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            LOG.errorf("logcopy: the route ledger: %s", e.getMessage());
+            return null;
         }
     }
 

@@ -113,8 +113,12 @@ public final class ResultsRefresh {
             }
         }
         MergeResult merge = CheckpointMerge.merge(inputs, expectedRoutes);
-        var result = new MergeResult(merge.merged(), merge.routesDone(), merge.routesTotal(), merge.globalResults(),
-                merge.problems(), skipped, merge.invalidReason());
+        return refreshMerged(new MergeResult(merge.merged(), merge.routesDone(), merge.routesTotal(),
+                merge.globalResults(), merge.problems(), skipped, merge.invalidReason()));
+    }
+
+    /** The files of a merge made elsewhere: a run with a route ledger merges its DONE entries (domain's LedgerMerge). */
+    public Refreshed refreshMerged(MergeResult result) {
         String merged = ResultsJson.write(result.merged());
         var texts = new LinkedHashMap<String, String>();
         texts.put(LogsLayout.mergedCheckpoint(), merged);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import org.carla.leaderboard.domain.results.ResumePoint;
@@ -49,6 +50,11 @@ public final class AgentRole implements PairPolicy {
     /** Waits (bounded) until CARLA accepts connections. */
     @Override
     public Watch beforeStart(Attempt attempt) {
+        return awaitCarla(settings, carla, attempt, reason -> judged(reason, false));
+    }
+
+    /** Proceeds once CARLA accepts connections; ends the attempt ({@code failed}) on a partner crash or the deadline. */
+    static Watch awaitCarla(PairSettings settings, CarlaProbe carla, Attempt attempt, Function<String, Step> failed) {
         attempt.log().decide("waiting at most " + settings.partnerWait() + " for CARLA on port " + settings.carlaPort(),
                 "the evaluator needs the server");
         Instant deadline = attempt.now().plus(settings.partnerWait());
@@ -58,11 +64,11 @@ public final class AgentRole implements PairPolicy {
                 return new Step.Proceed();
             }
             if (attempt.status().partnerCrashed(present)) {
-                return judged(attempt.status().partnerContainer() + " crashed before CARLA accepted", false);
+                return failed.apply(attempt.status().partnerContainer() + " crashed before CARLA accepted");
             }
             if (attempt.now().isAfter(deadline)) {
-                return judged("CARLA did not accept connections on port " + settings.carlaPort() + " within "
-                        + settings.partnerWait(), false);
+                return failed.apply("CARLA did not accept connections on port " + settings.carlaPort() + " within "
+                        + settings.partnerWait());
             }
             return new Step.Wait(PROBE);
         };
@@ -91,18 +97,27 @@ public final class AgentRole implements PairPolicy {
 
     @Override
     public Watch whileRunning(Attempt attempt, RunningChild run) {
+        return watchEvaluator(settings, attempt, run, this::judged);
+    }
+
+    /**
+     * What ends a running evaluator: its exit ({@code ended}, the evaluator stopped already), the partner's crash or
+     * {@code MAX_IDLE} without output ({@code ended}, the evaluator to stop).
+     */
+    static Watch watchEvaluator(PairSettings settings, Attempt attempt, RunningChild run,
+            BiFunction<String, Boolean, Step> ended) {
         ResultsCheck.prepare();
         return present -> {
             if (run.exitCode().isPresent()) {
-                return judged("the evaluator exited with code " + run.exitCode().getAsInt(), false);
+                return ended.apply("the evaluator exited with code " + run.exitCode().getAsInt(), false);
             }
             if (attempt.status().partnerCrashed(present)) {
-                return judged(attempt.status().partnerContainer() + " crashed", true);
+                return ended.apply(attempt.status().partnerContainer() + " crashed", true);
             }
             Duration idle = Duration.between(run.lastOutput(), attempt.now());
             if (idle.compareTo(settings.maxIdle()) > 0) {
-                return judged("the evaluator wrote nothing for " + idle.toSeconds() + " s (MAX_IDLE " + settings.maxIdle()
-                        + ")", true);
+                return ended.apply("the evaluator wrote nothing for " + idle.toSeconds() + " s (MAX_IDLE "
+                        + settings.maxIdle() + ")", true);
             }
             return new Step.Wait(settings.maxIdle().minus(idle));
         };
@@ -116,7 +131,7 @@ public final class AgentRole implements PairPolicy {
     /** The attempt ends; its verdict is the checkpoint's, read once the evaluator has stopped. */
     private Step.End judged(String reason, boolean stopEvaluator) {
         return new Step.End(reason, stopEvaluator, () -> {
-            shareCheckpoint();
+            shareCheckpoint(checkpoint);
             return ResultsCheck.problem(checkpoint).map(problem -> new Verdict(false, true, "; " + problem))
                     .orElseGet(() -> new Verdict(true, true, "; the results are complete"));
         });
@@ -127,7 +142,7 @@ public final class AgentRole implements PairPolicy {
      * it after the done files. This container runs as the evaluator's user, so it can open the file to everyone before
      * it says how the attempt ended. A link is left alone (its target is not this container's to change).
      */
-    private void shareCheckpoint() {
+    static void shareCheckpoint(Path checkpoint) {
         try {
             if (Files.isRegularFile(checkpoint, LinkOption.NOFOLLOW_LINKS)) {
                 SharedFiles.readableByAll(checkpoint);

@@ -27,6 +27,17 @@ public final class EvaluatorArguments {
 
     public static List<String> of(EvaluatorInputs inputs, int carlaPort, boolean resume, Path checkpoint,
             Path debugCheckpoint) {
+        return of(inputs, inputs.share().subset(), inputs.repetitions(), carlaPort, resume, checkpoint, debugCheckpoint);
+    }
+
+    /** A claim of the route ledger: its one route, once, never resumed (each claim has its own checkpoint). */
+    public static List<String> ofClaim(EvaluatorInputs inputs, String routeId, int carlaPort, Path checkpoint,
+            Path debugCheckpoint) {
+        return of(inputs, routeId, 1, carlaPort, false, checkpoint, debugCheckpoint);
+    }
+
+    private static List<String> of(EvaluatorInputs inputs, String subset, int repetitions, int carlaPort,
+            boolean resume, Path checkpoint, Path debugCheckpoint) {
         boolean one = inputs.version() == LeaderboardVersion.V1_0;
         List<String> args = new ArrayList<>();
         args.add("--port=" + carlaPort);
@@ -36,8 +47,8 @@ public final class EvaluatorArguments {
         args.add("--track=" + inputs.track());
         args.add("--routes=" + inputs.routes());
         inputs.scenarios().ifPresent(scenarios -> args.add("--scenarios=" + scenarios));
-        args.add("--routes-subset=" + inputs.share().subset());
-        args.add("--repetitions=" + inputs.repetitions());
+        args.add("--routes-subset=" + subset);
+        args.add("--repetitions=" + repetitions);
         if (resume) {
             args.add("--resume=1");
         }

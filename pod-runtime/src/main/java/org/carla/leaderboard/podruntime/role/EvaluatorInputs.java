@@ -37,6 +37,18 @@ public record EvaluatorInputs(LeaderboardVersion version, String agent, String a
 
     /** @throws IllegalArgumentException naming the variable or the routes file at fault */
     public static EvaluatorInputs from(Map<String, String> env, int pair) {
+        return from(env, pair, PodEnvironment.positive(env, WORKER_PAIRS).orElse(1));
+    }
+
+    /**
+     * For a run with a route ledger: the claims say which route each evaluator drives, so the share is the whole file.
+     * @throws IllegalArgumentException naming the variable or the routes file at fault
+     */
+    public static EvaluatorInputs forClaims(Map<String, String> env) {
+        return from(env, 1, 1);
+    }
+
+    private static EvaluatorInputs from(Map<String, String> env, int pair, int pairs) {
         LeaderboardVersion version = version(env);
         Optional<String> scenarios = PodEnvironment.value(env, SCENARIOS);
         if (version.takesScenarios() && scenarios.isEmpty()) {
@@ -50,7 +62,7 @@ public record EvaluatorInputs(LeaderboardVersion version, String agent, String a
                 PodEnvironment.value(env, TEAM_CONFIG).orElse(""),
                 PodEnvironment.value(env, CHALLENGE_TRACK_CODENAME).orElse("SENSORS"), routes,
                 version.takesScenarios() ? scenarios : Optional.empty(),
-                StaticSplit.share(file, pair, PodEnvironment.positive(env, WORKER_PAIRS).orElse(1)), repetitions,
+                StaticSplit.share(file, pair, pairs), repetitions,
                 PodEnvironment.value(env, RECORD_PATH).orElse(""));
     }
 

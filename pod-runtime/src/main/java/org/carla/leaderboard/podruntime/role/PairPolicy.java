@@ -16,7 +16,10 @@ public interface PairPolicy {
     /** The child as the log names it: "CARLA", "the evaluator". */
     String child();
 
-    /** Looked at, at every change, until it says {@link Step.Proceed} (start the child) or {@link Step.End}. */
+    /**
+     * Looked at, at every change, until it says {@link Step.Proceed} (start the child) or {@link Step.End}; again after
+     * each child that ended with {@link Step.Next}.
+     */
     Watch beforeStart(Attempt attempt);
 
     /** The child of this attempt and why it starts so. */
@@ -54,6 +57,13 @@ public interface PairPolicy {
 
         /** The attempt ends: why, whether the child is stopped first, and the verdict (judged after the stop). */
         record End(String reason, boolean stopChild, Supplier<Verdict> verdict) implements Step {
+        }
+
+        /**
+         * The child has done its part and the attempt goes on (the agent's claim of the route ledger ended): post
+         * {@code statusFile}, then look at {@link PairPolicy#beforeStart} again for the next child.
+         */
+        record Next(String statusFile, String reason) implements Step {
         }
 
         /** The attempt is over, without a status file (a stop request, the cancel). */

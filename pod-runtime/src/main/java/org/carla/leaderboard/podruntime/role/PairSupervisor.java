@@ -61,27 +61,37 @@ public final class PairSupervisor {
         Attempt attempt = new Attempt(status, new DecisionLog(status.container(), k + 1), parts.clock());
 
         Step before = watch(attempt, policy, null, () -> policy.beforeStart(attempt));
-        if (!(before instanceof Step.Proceed)) {
-            return finish(attempt, policy, null, Optional.empty(), before);
+        boolean startedOne = false;
+        while (before instanceof Step.Proceed) {
+            PairPolicy.Start start = policy.start(attempt);
+            Optional<Path> childLog = start.spec().logFile();
+            RunningChild child;
+            try {
+                child = parts.runner().start(start.spec());
+            } catch (IOException e) {
+                return end(attempt, policy, null, false, childLog, policy.couldNotStart(attempt, policy.child()
+                        + " could not start: " + e.getMessage()));
+            }
+            attempt.log().decide("started " + policy.child() + ", pid " + child.pid() + start.detail(), start.reason());
+            Step running = watch(attempt, policy, child, () -> policy.whileRunning(attempt, child));
+            if (!(running instanceof Step.Next next)) {
+                return finish(attempt, policy, child, childLog, running);
+            }
+            parts.post().post(next.statusFile());
+            attempt.log().decide("wrote " + next.statusFile(), next.reason());
+            startedOne = true;
+            before = watch(attempt, policy, null, () -> policy.beforeStart(attempt));
         }
-        PairPolicy.Start start = policy.start(attempt);
-        Optional<Path> childLog = start.spec().logFile();
-        RunningChild child;
-        try {
-            child = parts.runner().start(start.spec());
-        } catch (IOException e) {
-            return end(attempt, policy, null, childLog, policy.couldNotStart(attempt, policy.child()
-                    + " could not start: " + e.getMessage()));
+        if (before instanceof Step.End end) {
+            return end(attempt, policy, null, startedOne, Optional.empty(), end);
         }
-        attempt.log().decide("started " + policy.child() + ", pid " + child.pid() + start.detail(), start.reason());
-        return finish(attempt, policy, child, childLog,
-                watch(attempt, policy, child, () -> policy.whileRunning(attempt, child)));
+        return finish(attempt, policy, null, Optional.empty(), before);
     }
 
     private int finish(Attempt attempt, PairPolicy policy, RunningChild child, Optional<Path> childLog, Step step)
             throws InterruptedException {
         if (step instanceof Step.End end) {
-            return end(attempt, policy, child, childLog, end);
+            return end(attempt, policy, child, child != null, childLog, end);
         }
         if (step instanceof Step.Exit exit) {
             return exit.code();
@@ -128,8 +138,8 @@ public final class PairSupervisor {
      * verdict goes into the child's own log first, which logcopy uploads and the relay quotes to the participant: the
      * container's stdout, where the decision log writes, never leaves the cluster.
      */
-    private int end(Attempt attempt, PairPolicy policy, RunningChild child, Optional<Path> childLog, Step.End end)
-            throws InterruptedException {
+    private int end(Attempt attempt, PairPolicy policy, RunningChild child, boolean started, Optional<Path> childLog,
+            Step.End end) throws InterruptedException {
         boolean stopping = child != null && end.stopChild();
         if (stopping) {
             stop(child);
@@ -148,7 +158,7 @@ public final class PairSupervisor {
         int exit = verdict.done() ? ExitCodes.DONE : ExitCodes.CRASHED;
         String decision = (stopping ? "stopped " + policy.child() + ", " : "") + "wrote " + file
                 + (verdict.awaitPartner() ? "" : ", exit " + exit)
-                + (child == null ? " without starting " + policy.child() : "");
+                + (started ? "" : " without starting " + policy.child());
         String reason = end.reason() + verdict.detail();
         childLog.ifPresent(log -> noteInChildLog(log, "# " + status.container() + " attempt " + attempt.log().attempt()
                 + " ended: " + decision + "; reason: " + reason + "\n"));

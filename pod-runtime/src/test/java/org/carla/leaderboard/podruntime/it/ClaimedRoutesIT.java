@@ -1,0 +1,275 @@
+package org.carla.leaderboard.podruntime.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.carla.leaderboard.domain.ledger.AttemptOutcome;
+import org.carla.leaderboard.domain.ledger.EntryChanges;
+import org.carla.leaderboard.domain.ledger.EntryState;
+import org.carla.leaderboard.domain.ledger.LedgerEntry;
+import org.carla.leaderboard.domain.ledger.RetryBudget;
+import org.carla.leaderboard.domain.ledger.RouteLedgerTable;
+import org.carla.leaderboard.domain.results.CheckpointFile;
+import org.carla.leaderboard.domain.results.ResultsJson;
+import org.carla.leaderboard.localstack.LocalStack;
+import org.carla.leaderboard.localstack.RunningStack;
+import org.carla.leaderboard.podruntime.ledger.RouteLedger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A pod of a run with a route ledger, every container a real process (init, logcopy, two worker pairs over the CARLA
+ * and evaluator stand-ins) against DynamoDB Local, S3Proxy and ElasticMQ as the worker role: the pairs drive the routes
+ * logcopy claims for them, one at a time, until none is left.
+ */
+class ClaimedRoutesIT {
+
+    private static final Duration RUN = Duration.ofSeconds(120);
+    private static final String LEADERBOARD = "leaderboard-20";
+    private static final AtomicLong SUBMISSIONS = new AtomicLong(System.currentTimeMillis() % 1_000_000 * 100 + 7);
+
+    private static RunningStack stack;
+
+    @TempDir
+    Path temp;
+
+    @BeforeAll
+    static void startStack() {
+        // Kept under target/, like a service's test stack: e2e's PermissionsUsedIT reads the gates' decisions there.
+        stack = LocalStack.builder().components("s3", "sqs", "dynamodb")
+                .workDir(Path.of("target/local-stack/claimed-routes-it-" + System.nanoTime())).start();
+    }
+
+    @AfterAll
+    static void stopStack() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    /** The environment every container of the pod gets: the pair's, the ledger's, AWS as the worker role. */
+    private Map<String, String> podEnv(Pod pod, String submission, int pairs, String... more) throws IOException {
+        Map<String, String> env = new HashMap<>(pod.pairEnv(org.carla.leaderboard.domain.track.LeaderboardVersion.V2_0,
+                5, more));
+        env.putAll(Pod.awsEnvironment(stack));
+        env.putAll(Map.of("SUBMISSION_ID", submission, "TEAM_ID", "7", "LEADERBOARD", LEADERBOARD, "RUN", "1",
+                "WORKER_PAIRS", Integer.toString(pairs), "LEDGER_TABLE", RouteLedgerTable.DEFAULT_NAME,
+                "HOSTNAME", "team-7-" + submission + "-r1-0-abcde", "ALLOWED_RESUMES", "1"));
+        env.put("S3_BUCKET", stack.evaluation().leaderboards().get(LEADERBOARD).bucket());
+        env.put("PROGRESS_QUEUE_URL", stack.queueUrl("progress-reports"));
+        env.put("LOGS_PERIOD", "0.3");
+        env.put("ROUTE_LEASE", "PT30S");
+        env.put("CHALLENGE_TRACK_CODENAME", "SENSORS-" + submission);
+        env.put("LEADERBOARD_VOLUME", pod.root.resolve("volumes/leaderboard").toString());
+        return env;
+    }
+
+    private static RouteLedger ledger(String submission) {
+        return new RouteLedger(stack.dynamoDb(), RouteLedgerTable.DEFAULT_NAME, RouteLedgerTable.ledgerPartition(
+                LEADERBOARD, submission, 1), new EntryChanges(EntryChanges.DEFAULT_LEASE, RetryBudget.of(1),
+                        Clock.systemUTC()), Clock.systemUTC());
+    }
+
+    /** Pair i's environment: its own number and CARLA port. */
+    private static Map<String, String> pair(Map<String, String> env, int pair, int port) {
+        Map<String, String> own = new HashMap<>(env);
+        own.put("WORKER_ID", Integer.toString(pair));
+        own.put("CARLA_PORT", Integer.toString(port));
+        return own;
+    }
+
+    /**
+     * Starts the container again while it exits with other than 0, as the kubelet does under
+     * {@code restartPolicy: OnFailure}; its last exit code.
+     */
+    private static Thread kubelet(Pod pod, String role, Map<String, String> env, int[] exit) {
+        Thread thread = new Thread(() -> {
+            try {
+                for (int restarts = 0; restarts < 6; restarts++) {
+                    exit[0] = Pod.exit(pod.start(role, env), RUN);
+                    if (exit[0] == 0) {
+                        return;
+                    }
+                }
+            } catch (IOException | InterruptedException e) {
+                exit[0] = -1;
+            }
+        }, role + "-kubelet");
+        thread.start();
+        return thread;
+    }
+
+    @Test
+    void twoPairsDriveEveryRouteOnceTheLongestFirstAndTheMergeIsTheLedgers() throws Exception {
+        String submission = Long.toString(SUBMISSIONS.incrementAndGet());
+        try (Pod pod = new Pod(temp)) {
+            // Routes 10..14; 12 and 14 take longest, and the track's record says so.
+            Map<String, String> env = podEnv(pod, submission, 2, "EVALUATOR_STANDIN_ROUTE_SECONDS_BY_ID",
+                    "10:0.3,11:0.3,12:2.5,13:0.3,14:2");
+            var record = ledger(submission);
+            String track = RouteLedgerTable.trackPartition(LEADERBOARD, "SENSORS-" + submission);
+            record.recordDuration(track, "12", 1_000_000);
+            record.recordDuration(track, "14", 900_000);
+
+            assertThat(Pod.exit(pod.start("init", env), RUN)).isZero();
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(pod.logs.resolve("claims"))))
+                    .as("only init's and logcopy's user writes the claims").isEqualTo("rwxr-xr-x");
+            int[] logcopy = new int[1];
+            int[][] exits = new int[4][1];
+            var threads = new ArrayList<Thread>();
+            threads.add(kubelet(pod, "logcopy", env, logcopy));
+            int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
+            threads.add(kubelet(pod, "simulator", pair(env, 1, pod.carlaPort), exits[0]));
+            threads.add(kubelet(pod, "agent", pair(env, 1, pod.carlaPort), exits[1]));
+            threads.add(kubelet(pod, "simulator", pair(env, 2, port2), exits[2]));
+            threads.add(kubelet(pod, "agent", pair(env, 2, port2), exits[3]));
+            for (Thread thread : threads) {
+                thread.join(RUN.toMillis());
+            }
+
+            assertThat(logcopy[0]).as("logcopy's exit").isZero();
+            assertThat(List.of(exits[0][0], exits[1][0], exits[2][0], exits[3][0])).as("the pairs' exits")
+                    .containsOnly(0);
+            assertThat(pod.statusFiles()).contains("agent-1.done", "agent-2.done", "simulator-1.done",
+                    "simulator-2.done", "logcopy.done");
+            List<LedgerEntry> entries = ledger(submission).read().entries();
+            assertThat(entries).hasSize(5).allSatisfy(entry -> {
+                assertThat(entry.state()).isEqualTo(EntryState.DONE);
+                assertThat(entry.attempts()).singleElement().satisfies(attempt -> {
+                    assertThat(attempt.outcome()).isEqualTo(AttemptOutcome.DONE);
+                    assertThat(attempt.pod()).isEqualTo("team-7-" + submission + "-r1-0-abcde");
+                });
+            });
+            List<String> claimOrder = entries.stream().sorted(Comparator.comparing(e -> e.attempts().get(0).started()))
+                    .map(e -> e.key().routeId()).toList();
+            assertThat(claimOrder.subList(0, 2)).as("the two longest routes are claimed first")
+                    .containsExactlyInAnyOrder("12", "14");
+            assertThat(entries.stream().map(e -> e.attempts().get(0).pair()).distinct()).as("both pairs drove")
+                    .containsExactlyInAnyOrder(1, 2);
+            CheckpointFile merged = ResultsJson.read(pod.logs.resolve("agent_results.json"));
+            assertThat(merged.checkpoint().records()).extracting(r -> r.routeId()).containsExactly(
+                    "RouteScenario_10_rep0", "RouteScenario_11_rep0", "RouteScenario_12_rep0",
+                    "RouteScenario_13_rep0", "RouteScenario_14_rep0");
+            assertThat(merged.hasGlobalRecord()).isTrue();
+            assertThat(ledger(submission).durations(track).get("10").n()).as("the track's record grows").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anEvaluatorCrashReleasesItsRouteWhichTheRestartedPairDrivesAgain() throws Exception {
+        String submission = Long.toString(SUBMISSIONS.incrementAndGet());
+        try (Pod pod = new Pod(temp)) {
+            Map<String, String> env = podEnv(pod, submission, 1, "EVALUATOR_STANDIN_CRASH_AT_ROUTE", "12",
+                    "EVALUATOR_STANDIN_FAIL_ONCE_MARKER", temp.resolve("crashed-once").toString(),
+                    "EVALUATOR_STANDIN_ROUTE_SECONDS", "0.3");
+
+            assertThat(Pod.exit(pod.start("init", env), RUN)).isZero();
+            int[] logcopy = new int[1];
+            int[] simulator = new int[1];
+            int[] agent = new int[1];
+            var threads = List.of(kubelet(pod, "logcopy", env, logcopy), kubelet(pod, "simulator", env, simulator),
+                    kubelet(pod, "agent", env, agent));
+            for (Thread thread : threads) {
+                thread.join(RUN.toMillis());
+            }
+
+            assertThat(List.of(logcopy[0], simulator[0], agent[0])).containsOnly(0);
+            assertThat(pod.statusFiles()).contains("agent-1.crash0", "simulator-1.crash0", "agent-1.done");
+            List<LedgerEntry> entries = ledger(submission).read().entries();
+            assertThat(entries).allSatisfy(entry -> assertThat(entry.state()).isEqualTo(EntryState.DONE));
+            LedgerEntry crashed = entries.stream().filter(e -> e.key().routeId().equals("12")).findFirst().orElseThrow();
+            assertThat(crashed.attempts()).extracting(a -> a.outcome())
+                    .containsExactly(AttemptOutcome.AGENT_CRASH, AttemptOutcome.DONE);
+            assertThat(crashed.tries()).isEqualTo(1);
+            assertThat(entries).filteredOn(e -> !e.key().routeId().equals("12"))
+                    .allSatisfy(entry -> assertThat(entry.attempts()).hasSize(1));
+        }
+    }
+
+    @Test
+    void aPodStoppedMidRunGivesItsRoutesBackAndItsReplacementDrivesOnlyThoseNotFinished() throws Exception {
+        String submission = Long.toString(SUBMISSIONS.incrementAndGet());
+        Map<String, String> first;
+        List<String> finishedBefore;
+        try (Pod pod = new Pod(temp.resolve("pod-a"))) {
+            first = podEnv(pod, submission, 2, "EVALUATOR_STANDIN_ROUTE_SECONDS", "1.5");
+            assertThat(Pod.exit(pod.start("init", first), RUN)).isZero();
+            int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
+            var containers = List.of(pod.start("logcopy", first), pod.start("simulator", pair(first, 1, pod.carlaPort)),
+                    pod.start("agent", pair(first, 1, pod.carlaPort)), pod.start("simulator", pair(first, 2, port2)),
+                    pod.start("agent", pair(first, 2, port2)));
+            long deadline = System.nanoTime() + RUN.toNanos();
+            while (done(submission).size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            containers.forEach(Process::destroy); // SIGTERM to every container, as the kubelet stops a pod
+
+            for (Process container : containers) {
+                assertThat(Pod.exit(container, Duration.ofSeconds(30))).as("each container stops within the grace")
+                        .isEqualTo(143);
+            }
+            finishedBefore = done(submission);
+            assertThat(finishedBefore).hasSizeBetween(2, 4);
+            assertThat(ledger(submission).read().entries()).as("no route stays claimed by the stopped pod")
+                    .noneSatisfy(entry -> assertThat(entry.state()).isEqualTo(EntryState.CLAIMED));
+        }
+        try (Pod replacement = new Pod(temp.resolve("pod-b"))) {
+            Map<String, String> env = podEnv(replacement, submission, 2, "EVALUATOR_STANDIN_ROUTE_SECONDS", "0.3");
+            env.put("HOSTNAME", "team-7-" + submission + "-r1-0-fghij");
+            assertThat(Pod.exit(replacement.start("init", env), RUN)).isZero();
+            int[] logcopy = new int[1];
+            int[][] exits = new int[4][1];
+            int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
+            var threads = List.of(kubelet(replacement, "logcopy", env, logcopy),
+                    kubelet(replacement, "simulator", pair(env, 1, replacement.carlaPort), exits[0]),
+                    kubelet(replacement, "agent", pair(env, 1, replacement.carlaPort), exits[1]),
+                    kubelet(replacement, "simulator", pair(env, 2, port2), exits[2]),
+                    kubelet(replacement, "agent", pair(env, 2, port2), exits[3]));
+            for (Thread thread : threads) {
+                thread.join(RUN.toMillis());
+            }
+
+            assertThat(logcopy[0]).isZero();
+            List<LedgerEntry> entries = ledger(submission).read().entries();
+            assertThat(entries).allSatisfy(entry -> assertThat(entry.state()).isEqualTo(EntryState.DONE));
+            assertThat(entries).filteredOn(e -> finishedBefore.contains(e.key().routeId()))
+                    .as("a route finished before the stop is never driven again")
+                    .allSatisfy(entry -> assertThat(entry.attempts()).singleElement()
+                            .satisfies(a -> assertThat(a.pod()).endsWith("abcde")));
+            assertThat(entries).filteredOn(e -> !finishedBefore.contains(e.key().routeId()))
+                    .allSatisfy(entry -> {
+                        assertThat(entry.attempts()).last().satisfies(a -> {
+                            assertThat(a.outcome()).isEqualTo(AttemptOutcome.DONE);
+                            assertThat(a.pod()).endsWith("fghij");
+                        });
+                        assertThat(entry.attempts()).filteredOn(a -> a.outcome() != AttemptOutcome.DONE)
+                                .allSatisfy(a -> assertThat(a.outcome()).isEqualTo(AttemptOutcome.INFRASTRUCTURE));
+                        assertThat(entry.tries()).as("the stop is not the route's fault").isZero();
+                    });
+            assertThat(entries).as("the routes in flight at the stop were released, not left to their lease")
+                    .anySatisfy(entry -> assertThat(entry.attempts()).anySatisfy(a -> assertThat(a.reason())
+                            .contains("SIGTERM")));
+            CheckpointFile merged = ResultsJson.read(replacement.logs.resolve("agent_results.json"));
+            assertThat(merged.checkpoint().records()).hasSize(5);
+        }
+    }
+
+    private static List<String> done(String submission) {
+        return ledger(submission).read().entries().stream().filter(e -> e.state() == EntryState.DONE)
+                .map(e -> e.key().routeId()).toList();
+    }
+}
