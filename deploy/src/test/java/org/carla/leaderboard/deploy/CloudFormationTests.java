@@ -96,6 +96,7 @@ class CloudFormationTests {
         }
         String qualifiers = template.named("AWS::DynamoDB::Table", "TableName", defaults.getProperty("evaluation.qualifier-table"));
         assertThat(keys(qualifiers)).isEqualTo(List.of("team_id S HASH", "track_codename S RANGE"));
+        assertThat(defaults.getProperty("evaluation.route-ledger-table")).isEqualTo(RouteLedgerTable.DEFAULT_NAME);
         String ledger = template.named("AWS::DynamoDB::Table", "TableName", RouteLedgerTable.DEFAULT_NAME);
         assertThat(keys(ledger)).isEqualTo(List.of(RouteLedgerTable.LEDGER + " S HASH", RouteLedgerTable.ENTRY
                 + " S RANGE"));
@@ -230,6 +231,7 @@ class CloudFormationTests {
                     config.getProperty("evaluation.leaderboards." + leaderboard + ".submissions-table"));
         }
         template.named("AWS::DynamoDB::Table", "TableName", config.getProperty("evaluation.qualifier-table"));
+        template.named("AWS::DynamoDB::Table", "TableName", config.getProperty("evaluation.route-ledger-table"));
 
         List<String> images = config.stringPropertyNames().stream().filter(key -> key.endsWith("-image")).map(config::getProperty).toList();
         assertThat(images).hasSizeGreaterThanOrEqualTo(1 + 2 * leaderboards().size());

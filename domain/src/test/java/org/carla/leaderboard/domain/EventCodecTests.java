@@ -30,7 +30,7 @@ class EventCodecTests {
             "leaderboard-20", "SENSORS");
     static final TrackSpec TRACK = new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20",
             LeaderboardVersion.V2_0, "/workspace/leaderboard/data/routes_testing.xml", null, 20, 1, 4, "g5.12xlarge", "carla:0.9.15", "lb:20",
-            "pod-runtime:1", "vulkan", 172800, 4, false, null, Map.of());
+            "pod-runtime:1", "vulkan", 172800, 4, false, null, Map.of(), null, null);
     static final Instant AT = Instant.parse("2026-11-21T10:15:30Z");
     static final String DIGEST = "0123456789abcdef".repeat(4);
 

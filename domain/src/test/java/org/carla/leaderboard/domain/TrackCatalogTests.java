@@ -82,6 +82,21 @@ class TrackCatalogTests {
     }
 
     @Test
+    void aPhaseWithAScheduleClaimsFromTheRouteLedgerAndAnUnknownScheduleFailsAtStart() {
+        var claimed = catalog(Map.of("evaluation.phases.2077.schedule", "dynamic")).forPhase(2077).orElseThrow();
+        assertThat(claimed.claimsRoutes()).isTrue();
+        assertThat(claimed.schedule()).isEqualTo("dynamic");
+        assertThat(claimed.ledgerTable()).isEqualTo("route-ledger");
+        assertThat(catalog(Map.of()).forPhase(2077).orElseThrow().claimsRoutes()).as("the seeds' layout").isFalse();
+
+        assertThatThrownBy(() -> catalog(Map.of("evaluation.phases.2077.schedule", "fastest")))
+                .hasMessageContaining("phase 2077 has schedule 'fastest': dynamic or static");
+        assertThatThrownBy(() -> catalog(Map.of("evaluation.phases.2077.schedule", "static",
+                "evaluation.phases.2077.routes-file", "/r.xml")))
+                .hasMessageContaining("its routes file is in the Leaderboard volume");
+    }
+
+    @Test
     void theGpusOfEveryPhasesInstanceTypeAreKnown() {
         var catalog = catalog(Map.of());
         assertThat(catalog.gpus("g5.12xlarge")).hasValue(4);

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import org.carla.leaderboard.domain.ledger.Attempt;
+import org.carla.leaderboard.domain.ledger.AttemptOutcome;
+import org.carla.leaderboard.domain.ledger.ClaimPolicy;
+import org.carla.leaderboard.domain.ledger.EntryState;
+import org.carla.leaderboard.domain.ledger.LedgerEntry;
+import org.carla.leaderboard.domain.ledger.LedgerItems;
+import org.carla.leaderboard.domain.ledger.RouteLedgerTable;
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.LaunchRequest;
@@ -63,7 +71,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * The whole system on one machine, as {@code ./run-local.sh --scenario all} runs it, with every scenario at once on one
  * stack and one set of services: happy, CARLA crashing mid-run, cancelled on EvalAI, failed then resumed (and its
  * first run's end reported again during the second), a team name EvalAI allows and little else does (its EvalAI
- * message arriving twice), an agent SIGKILLed mid-run, three hostile participants forging files, and — made once the
+ * message arriving twice), an agent SIGKILLed mid-run, three hostile participants forging files, a track whose two
+ * pairs claim uneven routes from the route ledger, and — made once the
  * others' pods run, with no GPU node left — one that waits for a node longer than its deadline and one cancelled while
  * it waits. job-launcher and results-relay are restarted while they run; a finished submission's launch request is
  * delivered again after its run ended. The tests then check what a participant sees on EvalAI and what an operator
@@ -340,9 +349,16 @@ class LocalRunIT {
             }
             var keys = keys(submission);
             String prefix = submission.submissionId() + "/";
-            assertThat(keys).contains(prefix + "agent/agent1/agent_results.json", prefix + "evalai/results.json",
-                    prefix + "evalai/stdout.txt", prefix + "evalai/metadata.json",
-                    prefix + "agent/agent1/leaderboard.log");
+            assertThat(keys).contains(prefix + "evalai/results.json", prefix + "evalai/stdout.txt",
+                    prefix + "evalai/metadata.json", prefix + "agent/agent1/leaderboard.log");
+            if (submission.scenario() == Scenario.CLAIMED) {
+                // A checkpoint per claim, the merged results the ledger's.
+                assertThat(keys).anyMatch(key -> key.startsWith(prefix + "agent/agent1/claim-"))
+                        .anyMatch(key -> key.startsWith(prefix + "agent/agent2/claim-"))
+                        .contains(prefix + "agent_results.json", prefix + "claims/agent-1.json");
+            } else {
+                assertThat(keys).contains(prefix + "agent/agent1/agent_results.json");
+            }
             for (String folder : CONTAINER_LOG_FOLDERS) {
                 assertThat(keys).as("a log under %s of %s", folder, prefix)
                         .anyMatch(k -> k.startsWith(prefix + folder) && k.endsWith(".log"));
@@ -414,8 +430,10 @@ class LocalRunIT {
                     .leaderboardVersion() == version).toList();
             assertThat(onIt).as("finished submissions of a Leaderboard %s track", version).isNotEmpty();
             for (SubmissionRun submission : onIt) {
-                // What its evaluators printed, in every pod: S3's copy may lack a lost pod's last lines (NODE_LOST).
-                String log = containerLog(submission, "agent-1");
+                // What its evaluators printed, in every pod: S3's copy may lack a lost pod's last lines (NODE_LOST);
+                // every pair's, where pairs claim their routes (CLAIMED).
+                String log = containerLog(submission, "agent-1")
+                        + (submission.scenario() == Scenario.CLAIMED ? containerLog(submission, "agent-2") : "");
                 for (int position = 0; position < submission.routeIds().size(); position++) {
                     assertThat(log).as("submission %s", submission.submissionId())
                             .contains(prepared(submission, position));
@@ -450,6 +468,42 @@ class LocalRunIT {
         assertThat(occurrences(log, prepared(killed, Scenario.KILLED_AT_ROUTE))).isBetween(1, 2);
         assertThat(occurrences(log, prepared(killed, 3))).isEqualTo(1);
         assertThat(killed.routesDone()).isEqualTo(4);
+    }
+
+    @Test
+    @Order(8)
+    void aClaimedRunDrivesEachRouteOnceTheLongestFirstAndEndsBeforeItsStaticSplitWould() {
+        var claimed = submission(Scenario.CLAIMED);
+        String partition = RouteLedgerTable.ledgerPartition(claimed.leaderboard(), claimed.submissionId(), 1);
+        List<LedgerEntry> entries = system.stack().dynamoDb().queryPaginator(r -> r.tableName(
+                RouteLedgerTable.DEFAULT_NAME).consistentRead(true).keyConditionExpression("#l = :l")
+                .expressionAttributeNames(Map.of("#l", RouteLedgerTable.LEDGER))
+                .expressionAttributeValues(Map.of(":l", AttributeValue.fromS(partition)))).items().stream()
+                .filter(item -> !RouteLedgerTable.RUN_ENTRY.equals(item.get(RouteLedgerTable.ENTRY).s()))
+                .map(item -> LedgerItems.entry(item).value()).toList();
+
+        assertThat(claimed.routesDone()).isEqualTo(4);
+        assertThat(entries).hasSize(4).allSatisfy(entry -> {
+            assertThat(entry.state()).isEqualTo(EntryState.DONE);
+            assertThat(entry.attempts()).as("each route driven once").singleElement()
+                    .satisfies(attempt -> assertThat(attempt.outcome()).isEqualTo(AttemptOutcome.DONE));
+        });
+        List<Attempt> attempts = entries.stream().map(entry -> entry.attempts().get(0))
+                .sorted(Comparator.comparing(Attempt::started)).toList();
+        assertThat(entries.stream().filter(entry -> attempts.subList(0, 2).contains(entry.attempts().get(0)))
+                .map(entry -> entry.key().routeId())).as("the two long routes claimed first, one per pair")
+                .containsExactlyInAnyOrderElementsOf(claimed.routeIds().subList(0, 2));
+        // The run's end against the seeds' static split of the same routes over the same two pairs, each pair driving
+        // its share one route after another in the times these routes took.
+        Map<String, Integer> share = ClaimPolicy.share(entries.stream().map(LedgerEntry::key).toList(), 2);
+        double[] staticPairs = new double[2];
+        entries.forEach(entry -> staticPairs[share.get(entry.key().routeId())] += entry.attempts().get(0)
+                .durationSeconds());
+        double staticEnd = Math.max(staticPairs[0], staticPairs[1]);
+        double claimedEnd = Duration.between(attempts.get(0).started(), attempts.stream().map(Attempt::ended)
+                .max(Comparator.naturalOrder()).orElseThrow()).toMillis() / 1000.0;
+        assertThat(claimedEnd).as("claimed routes end before the static split would (%.1f s)", staticEnd)
+                .isLessThan(staticEnd);
     }
 
     @Test

@@ -25,6 +25,10 @@ public interface EvaluationConfig {
     @WithDefault("leaderboard-qualifiers")
     String qualifierTable();
 
+    /** The route ledger's DynamoDB table (domain's {@code ledger.RouteLedgerTable}), for phases with a schedule. */
+    @WithDefault("route-ledger")
+    String routeLedgerTable();
+
     /** The image that holds the pod-runtime executable. */
     String podRuntimeImage();
 
@@ -90,6 +94,13 @@ public interface EvaluationConfig {
         /** How often a crashed pair may be restarted and resume; the Job's backoffLimit is twice this, plus one. */
         @WithDefault("4")
         int allowedResumes();
+
+        /**
+         * How the run's pairs get their routes: unset, each pair drives its static share (the seeds' layout, no
+         * ledger); {@code dynamic}, they claim the longest expected route left from the run's route ledger;
+         * {@code static}, they claim their static share from it ({@code ledger.Schedule}).
+         */
+        Optional<String> schedule();
 
         /** Withhold container logs from a failed submission's stderr. */
         @WithDefault("false")

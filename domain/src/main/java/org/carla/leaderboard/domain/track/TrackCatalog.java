@@ -6,6 +6,9 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
 
+import org.carla.leaderboard.domain.ledger.Schedule;
+import org.carla.leaderboard.domain.pod.PodEnvironment;
+
 /**
  * The configured tracks, checked once: every phase names a known leaderboard and sensible numbers. A configuration
  * error fails the service at start, not a submission at run time.
@@ -52,6 +55,16 @@ public final class TrackCatalog {
         }
         LeaderboardVersion version = version(phase.leaderboard(), leaderboard);
         checkScenarios(phaseKey, version, phase.scenariosFile());
+        Optional<String> schedule = phase.schedule();
+        if (schedule.isPresent() && Schedule.parse(schedule.get()).isEmpty()) {
+            throw new IllegalArgumentException("phase " + phaseKey + " has schedule '" + schedule.get()
+                    + "': dynamic or static");
+        }
+        if (schedule.isPresent() && !phase.routesFile().startsWith(PodEnvironment.LEADERBOARD_DIR + "/")) {
+            // init reads it to make the ledger, where it mounts the Leaderboard volume
+            throw new IllegalArgumentException("phase " + phaseKey + " has a schedule, so its routes file is in the "
+                    + "Leaderboard volume (" + PodEnvironment.LEADERBOARD_DIR + "/...), was " + phase.routesFile());
+        }
         Integer gpus = config.instanceGpus().get(phase.instanceType());
         if (gpus == null || gpus < 1) {
             throw new IllegalArgumentException("phase " + phaseKey + " runs on instance type '" + phase.instanceType()
@@ -61,7 +74,8 @@ public final class TrackCatalog {
                 phase.scenariosFile().orElse(null), phase.routes(), phase.repetitions(), phase.workerPairs(),
                 phase.instanceType(), leaderboard.simulatorImage(), leaderboard.leaderboardImage(),
                 config.podRuntimeImage(), leaderboard.renderer(), phase.deadline().toSeconds(), phase.allowedResumes(),
-                phase.hideLogs(), phase.qualifiesFor().orElse(null), phase.thresholds());
+                phase.hideLogs(), phase.qualifiesFor().orElse(null), phase.thresholds(), schedule.orElse(null),
+                schedule.isPresent() ? config.routeLedgerTable() : null);
     }
 
     private static LeaderboardVersion version(String id, EvaluationConfig.Leaderboard leaderboard) {

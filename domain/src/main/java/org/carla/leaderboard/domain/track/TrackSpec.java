@@ -28,16 +28,24 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param hideLogs        whether a failed submission's container logs are withheld from the participant
  * @param qualifiesFor    for a qualifier track: the track codename a pass opens, else {@code null}
  * @param thresholds      for a qualifier track: metric (snake case) → value to exceed
+ * @param schedule        {@code dynamic} or {@code static}: the pairs claim their routes from the run's route ledger
+ *                        ({@code ledger.Schedule}); {@code null}: each pair drives its static share, no ledger
+ * @param ledgerTable     the route ledger's table when {@code schedule} is set, else {@code null}
  */
 @RegisterForReflection
 public record TrackSpec(String leaderboard, String track, String bucket, LeaderboardVersion leaderboardVersion,
         String routesFile, String scenariosFile, int routes,
         int repetitions, int workerPairs, String instanceType, String simulatorImage, String leaderboardImage,
         String podRuntimeImage, String renderer, long deadlineSeconds, int allowedResumes, boolean hideLogs,
-        String qualifiesFor, Map<String, Double> thresholds) {
+        String qualifiesFor, Map<String, Double> thresholds, String schedule, String ledgerTable) {
 
     public TrackSpec {
         thresholds = thresholds == null ? Map.of() : Map.copyOf(thresholds);
+    }
+
+    /** Whether the run's pairs claim their routes from a route ledger. */
+    public boolean claimsRoutes() {
+        return schedule != null;
     }
 
     /** Routes × repetitions: the number of route records a complete submission has. */

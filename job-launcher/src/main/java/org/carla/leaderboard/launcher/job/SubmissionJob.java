@@ -1,5 +1,6 @@
 package org.carla.leaderboard.launcher.job;
 
+import static org.carla.leaderboard.domain.pod.PodEnvironment.ALLOWED_RESUMES;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_PORT;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_PYTHON_API_ROOT;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_PYTHON_API_VOLUME;
@@ -11,8 +12,11 @@ import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_ROOT;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_VERSION;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_VOLUME;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.LEDGER_TABLE;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LOGS_DIR;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LOGS_PERIOD;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.NODE_NAME;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.PODS;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.PROGRESS_QUEUE_URL;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.REPETITIONS;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.RESUME;
@@ -20,6 +24,7 @@ import static org.carla.leaderboard.domain.pod.PodEnvironment.ROUTES;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.RUN;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.S3_BUCKET;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.SCENARIOS;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.SCHEDULE;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.SCENARIO_RUNNER_ROOT;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.SCENARIO_RUNNER_VOLUME;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.STATUS_DIR;
@@ -70,6 +75,8 @@ public final class SubmissionJob {
     static final String POD_RUNTIME_IMAGE_BINARY = "/usr/local/bin/pod-runtime";
     static final String LOGS_PATH = "/tmp/logs";
     static final String STATUS_PATH = LOGS_PATH + "/" + LogsLayout.STATUS_DIR;
+    /** Where init mounts the Leaderboard volume. */
+    static final String INIT_LEADERBOARD_VOLUME = "/tmp/leaderboard";
     static final int FIRST_CARLA_PORT = 2000;
     static final int CARLA_PORT_STEP = 100;
 
@@ -157,7 +164,7 @@ public final class SubmissionJob {
                     // A pair crash restarts two containers, and the Job controller fails the Job as soon as the
                     // restart counts reach the limit (pastBackoffLimitOnFailure): allowedResumes pair crashes restart,
                     // the next ends the run.
-                    .withBackoffLimit(2 * track.allowedResumes() + 1)
+                    .withBackoffLimit(backoffLimit(track))
                     .withActiveDeadlineSeconds(RunDeadline.initial(track.deadlineSeconds(),
                             config.longestCapacityWait()))
                     .withTtlSecondsAfterFinished((int) config.ttlAfterFinished().toSeconds())
@@ -226,11 +233,11 @@ public final class SubmissionJob {
                         env(S3_BUCKET, track.bucket()),
                         env(LOGS_DIR, LOGS_PATH),
                         env(STATUS_DIR, STATUS_PATH),
-                        env(LEADERBOARD_VOLUME, "/tmp/leaderboard"),
+                        env(LEADERBOARD_VOLUME, INIT_LEADERBOARD_VOLUME),
                         env(SCENARIO_RUNNER_VOLUME, "/tmp/scenario_runner"),
-                        env(CARLA_PYTHON_API_VOLUME, "/tmp/CARLA"))))
+                        env(CARLA_PYTHON_API_VOLUME, "/tmp/CARLA")), ledgerOfInit(request)))
                 .withVolumeMounts(podRuntimeMount(), logsMount(),
-                        mount("leaderboard", "/tmp/leaderboard", false),
+                        mount("leaderboard", INIT_LEADERBOARD_VOLUME, false),
                         mount("scenario-runner", "/tmp/scenario_runner", false),
                         mount("carla-python-api", "/tmp/CARLA", false))
                 .withResources(resources("init", 0))
@@ -273,6 +280,9 @@ public final class SubmissionJob {
                 env(LEADERBOARD_ROOT, PodEnvironment.LEADERBOARD_DIR),
                 env(SCENARIO_RUNNER_ROOT, "/workspace/scenario_runner"),
                 env(CARLA_PYTHON_API_ROOT, "/workspace/CARLA")));
+        if (track.claimsRoutes()) {
+            evaluator.add(env(LEDGER_TABLE, track.ledgerTable()));
+        }
         return new ContainerBuilder()
                 .withName(Role.AGENT.container(worker))
                 .withImage(request.imageUri())
@@ -306,7 +316,7 @@ public final class SubmissionJob {
                         env(LOGS_PERIOD, PodEnvironment.seconds(config.logsPeriod())),
                         env(HEARTBEAT_PERIOD, PodEnvironment.seconds(config.heartbeatPeriod())),
                         env(LOGS_DIR, LOGS_PATH),
-                        env(STATUS_DIR, STATUS_PATH))))
+                        env(STATUS_DIR, STATUS_PATH)), ledgerOfLogcopy(track)))
                 .withVolumeMounts(podRuntimeMount(), logsMount())
                 .withResources(resources("logcopy", 0))
                 .withSecurityContext(runningAs(config.users().podRuntime()))
@@ -331,12 +341,55 @@ public final class SubmissionJob {
     }
 
     private List<EnvVar> withRegion(List<EnvVar> env) {
-        if (config.aws().region().isEmpty()) {
-            return env;
-        }
+        return withRegion(env, List.of());
+    }
+
+    /** {@code env}, then {@code more}, then the AWS region when configured. */
+    private List<EnvVar> withRegion(List<EnvVar> env, List<EnvVar> more) {
         var all = new ArrayList<>(env);
-        all.add(env(PodEnvironment.AWS_REGION, config.aws().region().get()));
+        all.addAll(more);
+        config.aws().region().ifPresent(region -> all.add(env(PodEnvironment.AWS_REGION, region)));
         return all;
+    }
+
+    /**
+     * The Job controller fails the Job once its containers' restarts reach the limit. A pair crash restarts two
+     * containers: without a ledger, allowedResumes pair crashes restart and the next ends the run; with one, each route
+     * has that budget of its own (the ledger gives up on a route past it), so the limit is every route's.
+     */
+    static int backoffLimit(TrackSpec track) {
+        int crashes = track.claimsRoutes() ? (track.allowedResumes() + 1) * track.expectedRouteRecords()
+                : track.allowedResumes();
+        return 2 * crashes + 1;
+    }
+
+    /**
+     * init makes the run's ledger from the routes file in the Leaderboard volume as it mounts it (the agents' path,
+     * under {@code LEADERBOARD_DIR}, moved to init's mount), with the run's shape.
+     */
+    private static List<EnvVar> ledgerOfInit(LaunchRequest request) {
+        TrackSpec track = request.trackSpec();
+        if (!track.claimsRoutes()) {
+            return List.of();
+        }
+        return List.of(env(LEDGER_TABLE, track.ledgerTable()), env(SCHEDULE, track.schedule()), env(PODS, "1"),
+                env(LEADERBOARD, request.submission().leaderboard()),
+                env(CHALLENGE_TRACK_CODENAME, track.track()),
+                env(ROUTES, INIT_LEADERBOARD_VOLUME + track.routesFile().substring(PodEnvironment.LEADERBOARD_DIR
+                        .length())),
+                env(REPETITIONS, Integer.toString(track.repetitions())),
+                env(EXPECTED_ROUTES, Integer.toString(track.expectedRouteRecords())));
+    }
+
+    /** logcopy claims and files the pairs' routes: the ledger, the track's budget per route, the node it runs on. */
+    private static List<EnvVar> ledgerOfLogcopy(TrackSpec track) {
+        if (!track.claimsRoutes()) {
+            return List.of();
+        }
+        return List.of(env(LEDGER_TABLE, track.ledgerTable()), env(CHALLENGE_TRACK_CODENAME, track.track()),
+                env(ALLOWED_RESUMES, Integer.toString(track.allowedResumes())),
+                new EnvVarBuilder().withName(NODE_NAME).withNewValueFrom().withNewFieldRef()
+                        .withFieldPath("spec.nodeName").endFieldRef().endValueFrom().build());
     }
 
     private ResourceRequirements resources(String role, int gpus) {

@@ -129,7 +129,7 @@ class SubmissionJobTests {
         var spec = SeedsConfiguration.sensorsTrack();
         var track = new TrackSpec(spec.leaderboard(), spec.track(), spec.bucket(), spec.leaderboardVersion(),
                 spec.routesFile(), null, 3, 2, 4, spec.instanceType(), spec.simulatorImage(), spec.leaderboardImage(),
-                spec.podRuntimeImage(), spec.renderer(), 600, 1, false, null, Map.of());
+                spec.podRuntimeImage(), spec.renderer(), 600, 1, false, null, Map.of(), null, null);
         LaunchRequest request = LaunchRequest.of(SeedsConfiguration.submission("t"), 2, "agent:1", true, track,
                 SeedsConfiguration.request().requestedAt());
 
@@ -154,7 +154,7 @@ class SubmissionJobTests {
         var track = new TrackSpec("leaderboard-10", "MAP", "carla-leaderboard-10", LeaderboardVersion.V1_0,
                 "/workspace/leaderboard/data/routes_testing.xml", "/workspace/leaderboard/data/scenarios.json", 20, 1,
                 4, spec.instanceType(), "carla:0.9.10.1", "leaderboard-10:latest", spec.podRuntimeImage(), "opengl",
-                600, 1, false, null, Map.of());
+                600, 1, false, null, Map.of(), null, null);
         var containers = jobs.build(LaunchRequest.of(SeedsConfiguration.submission("t"), 1, "agent:1", false, track,
                 SeedsConfiguration.request().requestedAt())).getSpec().getTemplate().getSpec().getContainers();
 
@@ -166,6 +166,40 @@ class SubmissionJobTests {
         var seeds = jobs.build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec().getContainers();
         assertThat(env(seeds.get(1), "LEADERBOARD_VERSION")).isEqualTo("2.0");
         assertThat(seeds.get(1).getEnv()).noneMatch(variable -> variable.getName().equals("SCENARIOS"));
+    }
+
+    @Test
+    void aTrackWithAScheduleClaimsItsRoutesFromTheLedgerAndGivesEveryRouteItsOwnRetryBudget() {
+        var spec = SeedsConfiguration.sensorsTrack();
+        var track = new TrackSpec(spec.leaderboard(), spec.track(), spec.bucket(), spec.leaderboardVersion(),
+                spec.routesFile(), null, 20, 1, 4, spec.instanceType(), spec.simulatorImage(), spec.leaderboardImage(),
+                spec.podRuntimeImage(), spec.renderer(), 600, 1, false, null, Map.of(), "dynamic", "route-ledger");
+
+        Job job = jobs.build(LaunchRequest.of(SeedsConfiguration.submission("t"), 1, "agent:1", false, track,
+                SeedsConfiguration.request().requestedAt()));
+
+        var pod = job.getSpec().getTemplate().getSpec();
+        Container init = pod.getInitContainers().get(1);
+        assertThat(env(init, "LEDGER_TABLE")).isEqualTo("route-ledger");
+        assertThat(env(init, "SCHEDULE")).isEqualTo("dynamic");
+        assertThat(env(init, "PODS")).isEqualTo("1");
+        assertThat(env(init, "ROUTES")).as("the routes file where init mounts the Leaderboard volume")
+                .isEqualTo("/tmp/leaderboard/data/routes_testing.xml");
+        assertThat(init.getVolumeMounts()).anySatisfy(mount -> assertThat(mount.getMountPath())
+                .isEqualTo("/tmp/leaderboard"));
+        assertThat(pod.getContainers()).filteredOn(c -> c.getName().startsWith("agent-"))
+                .allSatisfy(agent -> assertThat(env(agent, "LEDGER_TABLE")).isEqualTo("route-ledger"));
+        Container logcopy = pod.getContainers().get(pod.getContainers().size() - 1);
+        assertThat(env(logcopy, "ALLOWED_RESUMES")).isEqualTo("1");
+        assertThat(logcopy.getEnv()).anySatisfy(variable -> {
+            assertThat(variable.getName()).isEqualTo("NODE_NAME");
+            assertThat(variable.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("spec.nodeName");
+        });
+        assertThat(job.getSpec().getBackoffLimit()).as("two restarts per failed attempt, two attempts per route")
+                .isEqualTo(2 * 2 * 20 + 1);
+        assertThat(jobs.build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec().getContainers())
+                .as("the seeds' track has no ledger").allSatisfy(container -> assertThat(container.getEnv())
+                        .noneMatch(variable -> variable.getName().equals("LEDGER_TABLE")));
     }
 
     @Test

@@ -33,8 +33,8 @@ public final class Deployment {
     public static final String SERVICES_CONFIG = "deploy/services/leaderboard-config.yml";
     /** The template parameter naming the cluster's OIDC issuer, which every IRSA role trusts. */
     public static final String OIDC_PARAMETER = "OidcProviderUrl";
-    /** The storage keys of the ConfigMap: a leaderboard's bucket and table, the qualifier table. */
-    private static final String STORAGE_KEYS = "evaluation\\.(qualifier-table|leaderboards\\.[^.]+\\.(bucket|submissions-table))";
+    /** The storage keys of the ConfigMap: a leaderboard's bucket and table, the qualifier and route ledger tables. */
+    private static final String STORAGE_KEYS = "evaluation\\.(qualifier-table|route-ledger-table|leaderboards\\.[^.]+\\.(bucket|submissions-table))";
     private static final String WEB_IDENTITY = "sts:AssumeRoleWithWebIdentity";
     private static final String SERVICE_ACCOUNT = "system:serviceaccount:";
 

@@ -128,6 +128,9 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
             overrides.put(prefix + "allowed-resumes", "1");
             overrides.put(prefix + "deadline", "PT15M");
         }
+        // The CLAIMED scenario's track: two pairs claiming from the route ledger.
+        overrides.put("evaluation.phases." + Scenario.CLAIMED_PHASE + ".schedule", "dynamic");
+        overrides.put("evaluation.phases." + Scenario.CLAIMED_PHASE + ".worker-pairs", "2");
         // The CAPACITY scenario waits for a node longer than its deadline: a short one keeps that wait short.
         overrides.put("evaluation.phases." + Scenario.CAPACITY_PHASE + ".deadline", CAPACITY_DEADLINE.toString());
         return overrides;

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import org.carla.leaderboard.localstack.standin.EvaluatorStandIn;
 import org.carla.leaderboard.localstack.standin.HeldRoute;
 
 /**
@@ -61,7 +62,13 @@ public enum Scenario {
      * A hostile participant makes its checkpoint a link to a results file outside the volume (full marks and a
      * secret) and {@code evalai/stdout.txt} a FIFO, after its last route. The verdict is FAILED: no route counts.
      */
-    FORGED_LINKS("FAILED");
+    FORGED_LINKS("FAILED"),
+    /**
+     * A track whose two worker pairs claim their routes from the run's route ledger, the longest expected first: its
+     * first two routes take {@link #CLAIMED_LONG} route times each, the others half of one. The static split would give
+     * one pair both long routes.
+     */
+    CLAIMED("FINISHED");
 
     /** The route (its position in the routes file, from 0) at which the RESUME scenario's evaluator crashes in its first Job. */
     static final int RESUME_CRASH_ROUTE = 2;
@@ -71,6 +78,10 @@ public enum Scenario {
     static final int FORGED_AT_ROUTE = 1;
     /** The phase of the CAPACITY scenario: Leaderboard 1.0 SENSORS, whose deadline the local run makes short. */
     public static final long CAPACITY_PHASE = 1187;
+    /** The phase of the CLAIMED scenario: Leaderboard 2.0 MAP_QUALIFIER, whose schedule the local run makes dynamic. */
+    public static final long CLAIMED_PHASE = 2076;
+    /** How many route times the CLAIMED scenario's first two routes take. */
+    static final int CLAIMED_LONG = 4;
     /** The text the FORGED_LINKS participant hides outside the logs volume; it must reach no bucket and no EvalAI. */
     public static final String OUTSIDE_SECRET = "read from outside the logs volume";
 
@@ -151,8 +162,8 @@ public enum Scenario {
         String second = routeIds.get(1);
         String last = routeIds.get(routeIds.size() - 1);
         return switch (this) {
-            // It never drives, or stops at its second route on its own forged cancel.
-            case UNPULLABLE, CANCEL_PENDING, FORGED_STATUS -> Map.of();
+            // It never drives, or stops at its second route on its own forged cancel; or its routes' times are measured.
+            case UNPULLABLE, CANCEL_PENDING, FORGED_STATUS, CLAIMED -> Map.of();
             case CANCEL -> Map.of(HeldRoute.AT_ROUTE, second, HeldRoute.SECONDS, "240");
             case NODE_LOST -> Map.of(HeldRoute.AT_ROUTE, second, HeldRoute.UNTIL_SHOWN, shownAt,
                     HeldRoute.UNTIL_ROUTES, "1");
@@ -186,7 +197,19 @@ public enum Scenario {
             case FORGED_SCORES -> hostile(outside, forgedAt, "score-nan", "logcopy-done-symlink",
                     "evalai-symlink-outside", "write-simulator-log", "long-s3-key", "log-line-10mb");
             case FORGED_LINKS -> hostile(outside, null, "results-symlink-outside", "evalai-fifo");
+            // The stand-in routes 0 and 1 are the longest by length, so the ledger expects them to take longest.
+            case CLAIMED -> Map.of(EvaluatorStandIn.ROUTE_SECONDS_BY_ID, claimedDurations(config, routeIds));
         };
+    }
+
+    /** The CLAIMED scenario's route times: {@code <id>:<seconds>,...}. */
+    static String claimedDurations(LocalRunConfig config, List<String> routeIds) {
+        double routeSeconds = config.routeTime().toMillis() / 1000.0;
+        var times = new ArrayList<String>();
+        for (int i = 0; i < routeIds.size(); i++) {
+            times.add(routeIds.get(i) + ":" + (i < 2 ? routeSeconds * CLAIMED_LONG : routeSeconds / 2));
+        }
+        return String.join(",", times);
     }
 
     /** The hostile actions, made when route {@code atRoute} (an id) starts, or after the last route when null. */
