@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The repository's documents stay true to the code: every relative link of every README and of {@code docs/} names a
  * file that exists, and every link to a line ({@code [`Class.member`](path#L12)}, the root README's "where does this
- * behaviour live") lands on a line that still holds that member; and every README reads in a few minutes: at most
+ * behaviour live") lands on a line that still holds that member; every {@code `path/File.java:LINE`} of {@code docs/}
+ * names a file that exists and a line that declares something; and every README reads in a few minutes: at most
  * {@link #README_TEXT} bytes of text outside its tables (a reference table may be as long as what it lists).
  */
 class DocsTests {
@@ -26,6 +28,11 @@ class DocsTests {
     static final Pattern LINK = Pattern.compile("\\[([^\\]]*)\\]\\(([^)\\s]+)\\)");
     static final int README_TEXT = 10 * 1024;
     static final Pattern LINE_LINK = Pattern.compile("`([A-Za-z0-9_]+)\\.([A-Za-z0-9_]+)`");
+    /** {@code `path/File.java:12`}, or {@code `:12`}: the same file as the reference before it in that cell. */
+    static final Pattern SOURCE_LINE = Pattern.compile("`((?:[\\w.-]+/)*[\\w.-]+\\.java)?:(\\d+)`");
+    /** Java statements: a line that starts with one is inside a member, not its declaration. */
+    static final Set<String> STATEMENTS = Set.of("return", "throw", "if", "else", "for", "while", "do", "try",
+            "catch", "finally", "switch", "case", "default:", "break", "continue", "yield");
 
     @Test
     void everyRelativeLinkOfTheDocumentsNamesAFileThatExists() {
@@ -68,6 +75,63 @@ class DocsTests {
         }
         assertThat(checked).as("links to a line in the root README").isPositive();
         assertThat(moved).as("links whose line no longer holds the member they name").isEmpty();
+    }
+
+    /**
+     * A reader who opens a {@code `File.java:LINE`} of {@code docs/} (the behaviour index) lands on the declaration of
+     * the method, class or field that does what the row says, not on a blank line, a brace, a comment, a statement
+     * inside some other member or a file that is gone.
+     */
+    @Test
+    void everySourceLineOfTheDocsIsADeclaration() throws IOException {
+        List<String> stale = new ArrayList<>();
+        int checked = 0;
+        for (Path document : documents()) {
+            if (!PROJECT.relativize(document).startsWith("docs")) {
+                continue;
+            }
+            List<String> text = Files.readAllLines(document);
+            for (int row = 0; row < text.size(); row++) {
+                String line = text.get(row);
+                // A table row's cells each start afresh: a `:LINE` continues the file named before it in its cell.
+                for (String cell : line.startsWith("|") ? line.split("\\|") : new String[] { line }) {
+                    String file = null;
+                    for (Matcher reference = SOURCE_LINE.matcher(cell); reference.find();) {
+                        file = reference.group(1) != null ? reference.group(1) : file;
+                        if (file == null) {
+                            continue; // a `:8080` with no file before it is no reference to a source line
+                        }
+                        String where = PROJECT.relativize(document) + ":" + (row + 1) + ": " + reference.group();
+                        checked++;
+                        Path source = PROJECT.resolve(file).normalize();
+                        if (!Files.isRegularFile(source)) {
+                            stale.add(where + " (" + file + " does not exist)");
+                            continue;
+                        }
+                        List<String> lines = Files.readAllLines(source);
+                        int number = Integer.parseInt(reference.group(2));
+                        if (number < 1 || number > lines.size()) {
+                            stale.add(where + " (" + file + " has " + lines.size() + " lines)");
+                        } else if (!isDeclaration(lines.get(number - 1))) {
+                            stale.add(where + " (" + file + ":" + number + " is \"" + lines.get(number - 1).strip()
+                                    + "\")");
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(checked).as("references to a source line in docs/").isPositive();
+        assertThat(stale).as("references in docs/ that do not land on a declaration").isEmpty();
+    }
+
+    /** Not blank, not opening with a brace (a member's end, an {@code else}), not a comment, not a statement. */
+    static boolean isDeclaration(String line) {
+        String code = line.strip();
+        if (code.isEmpty() || code.startsWith("}") || code.startsWith("{") || code.startsWith("*")
+                || code.startsWith("/*") || code.startsWith("//")) {
+            return false;
+        }
+        return !STATEMENTS.contains(code.split("[\\s(;{]", 2)[0]);
     }
 
     @Test
