@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -41,6 +38,7 @@ import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.aws.AwsClients;
+import org.carla.leaderboard.localstack.testing.ManualClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,7 +62,7 @@ class RouteLedgerIT {
     private static RunningStack stack;
     private static DynamoDbClient worker;
 
-    private final MovingClock clock = new MovingClock();
+    private final ManualClock clock = new ManualClock(START);
     private final List<ExecutorService> pools = new ArrayList<>();
 
     @BeforeAll
@@ -244,29 +242,5 @@ class RouteLedgerIT {
         assertThat(ledger.durations(track)).containsOnlyKeys("27");
         assertThat(ledger.durations(track).get("27").n()).isEqualTo(8);
         assertThat(ledger.durations(track).get("27").meanSeconds()).isCloseTo(450, within(1e-6));
-    }
-
-    /** Time that passes only when told to. */
-    private static final class MovingClock extends Clock {
-        private volatile Instant now = START;
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
     }
 }

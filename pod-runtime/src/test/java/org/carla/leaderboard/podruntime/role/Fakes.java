@@ -3,8 +3,6 @@ package org.carla.leaderboard.podruntime.role;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -12,6 +10,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Consumer;
 
+import org.carla.leaderboard.localstack.testing.ManualClock;
 import org.carla.leaderboard.podruntime.supervisor.ChildSpec;
 import org.carla.leaderboard.podruntime.supervisor.PostWriter;
 import org.carla.leaderboard.podruntime.supervisor.Runner;
@@ -33,26 +32,9 @@ final class Fakes {
     }
 
     /** Time that passes only when told to. */
-    static final class Time extends Clock {
-        private Instant now = Instant.parse("2025-01-01T00:00:00Z");
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
+    static final class Time extends ManualClock {
+        Time() {
+            super(Instant.parse("2025-01-01T00:00:00Z"));
         }
     }
 
