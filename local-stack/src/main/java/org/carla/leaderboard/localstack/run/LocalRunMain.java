@@ -137,6 +137,8 @@ public final class LocalRunMain {
                                                     logcopy writes, a 10 MB log line, a too long S3 key (FAILED)
                                     forged-links:   the participant's checkpoint is a link out of the logs volume,
                                                     evalai/stdout.txt a FIFO (FAILED: no route counts)
+                                    claimed:        two pairs claim uneven routes from the route ledger, the
+                                                    longest first (Leaderboard 2.0 MAP_QUALIFIER) (FINISHED)
                                     mixed:          happy, crash, cancel and resume, cycled, all at once
                                     all:            every scenario above, cycled, all at once
                   --keep            leave everything running at the end and print the endpoints (Ctrl-C stops)
