@@ -50,13 +50,14 @@ public final class RouteLedger {
 
     /** Reads and conditional puts of one write before it gives up: a race lost this often is not a race. */
     static final int WRITE_TRIES = 16;
-    private static final SecureRandom TOKENS = new SecureRandom();
 
     private final DynamoDbClient db;
     private final String table;
     private final String partition;
     private final EntryChanges changes;
     private final Clock clock;
+    /** Per instance, made at run time: a native image must not hold a seeded generator made at build time. */
+    private final SecureRandom tokens = new SecureRandom();
 
     public RouteLedger(DynamoDbClient db, String table, String partition, EntryChanges changes, Clock clock) {
         this.db = db;
@@ -239,9 +240,9 @@ public final class RouteLedger {
         put(item, 0);
     }
 
-    private static String token() {
+    private String token() {
         byte[] bytes = new byte[16];
-        TOKENS.nextBytes(bytes);
+        tokens.nextBytes(bytes);
         return HexFormat.of().formatHex(bytes);
     }
 }
