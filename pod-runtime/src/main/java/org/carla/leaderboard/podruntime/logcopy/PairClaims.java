@@ -26,6 +26,7 @@ import org.carla.leaderboard.domain.ledger.LedgerEntry;
 import org.carla.leaderboard.domain.ledger.LedgerMerge;
 import org.carla.leaderboard.domain.ledger.PairPlacement;
 import org.carla.leaderboard.domain.ledger.RouteDurations;
+import org.carla.leaderboard.domain.ledger.RunItem;
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.MergeResult;
 import org.carla.leaderboard.domain.results.ResultsJson;
@@ -63,7 +64,6 @@ final class PairClaims {
     private final Clock clock;
     private final PairState[] pairs;
     private MergeResult merged;
-    private int total;
 
     /** One pair: its last claim's number, the claim it holds, or that none is left. */
     private static final class PairState {
@@ -106,7 +106,7 @@ final class PairClaims {
             step(pair, pairs[pair - 1]);
         }
         RouteLedger.Snapshot snapshot = ledger.read();
-        total = snapshot.run().map(run -> run.total()).orElse(snapshot.entries().size());
+        int total = snapshot.run().map(RunItem::total).orElse(snapshot.entries().size());
         merged = LedgerMerge.merge(snapshot.entries(), total);
     }
 
