@@ -35,6 +35,8 @@ import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.LaunchRequest;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.pod.JobLabels;
+import org.carla.leaderboard.domain.record.RunImages;
+import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
@@ -276,6 +278,19 @@ class LocalRunIT {
             assertThat(metadata.path("_checkpoint").path("progress").toString()).isEqualTo("[4,4]");
             assertThat(metadata.path("_checkpoint").path("records").size()).isEqualTo(4);
             assertThat(view.completedAt()).isNotNull();
+            // What ran, exactly: every container of the pod by digest, as job-launcher recorded it from the pod status.
+            var ran = RunImages.of(record(finished).get(SubmissionTable.RUN_IMAGES)).orElseThrow();
+            assertThat(ran.containers()).extracting(RunImages.ContainerImage::container)
+                    .contains("simulator-1", "agent-1", "logcopy");
+            assertThat(ran.containers()).allSatisfy(image -> assertThat(image.imageId())
+                    .matches("[^@\\s]+@sha256:[0-9a-f]{64}"));
+            JsonNode images = metadata.path("images");
+            assertThat(images.path("run").asInt()).isEqualTo(ran.run());
+            assertThat(images.path("containers").size()).isEqualTo(ran.containers().size());
+            for (int i = 0; i < ran.containers().size(); i++) {
+                assertThat(images.path("containers").get(i).path("image_id").asText())
+                        .isEqualTo(ran.containers().get(i).imageId());
+            }
         }
     }
 

@@ -24,6 +24,7 @@ import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.event.SubmissionRef;
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.layout.SubmissionLayout;
+import org.carla.leaderboard.domain.record.RunImages;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.CheckpointMerge;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
@@ -338,6 +339,14 @@ final class GivenSubmission {
     }
 
     /** The submission's record now. */
+    /** What job-launcher writes when the run's pod started: the images it ran, by digest. */
+    GivenSubmission podRan(RunImages images) {
+        stack.dynamoDb().updateItem(r -> r.tableName(table).key(key()).updateExpression("SET #images = :images")
+                .expressionAttributeNames(Map.of("#images", SubmissionTable.RUN_IMAGES))
+                .expressionAttributeValues(Map.of(":images", images.attribute())));
+        return this;
+    }
+
     Map<String, AttributeValue> record() {
         return stack.dynamoDb().getItem(r -> r.tableName(table).consistentRead(true).key(key())).item();
     }

@@ -14,6 +14,8 @@ import jakarta.inject.Inject;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
 import org.carla.leaderboard.domain.event.NotLaunched;
+import org.carla.leaderboard.domain.record.RunImages;
+import org.carla.leaderboard.domain.record.RunImages.ContainerImage;
 import org.carla.leaderboard.domain.results.Metric;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.localstack.RunningStack;
@@ -39,6 +41,8 @@ class ResultsRelayTests {
     static final long SENSORS_QUALIFIER = 2075;
     static final Duration PATIENCE = Duration.ofSeconds(20);
 
+    static final String DIGEST = "sha256:" + "c0".repeat(32);
+
     static final Map<String, Double> RESULTS = Map.of("driving_score", 41.25, "route_completion", 77.5);
 
     @InjectLocalStack
@@ -49,7 +53,9 @@ class ResultsRelayTests {
 
     @Test
     void aFinishedSubmissionReachesEvalAiAndItsRecord() {
-        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS);
+        var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).podRan(new RunImages(1, List.of(
+                new ContainerImage("agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST),
+                new ContainerImage("simulator-1", "carlasim/carla:0.9.15", "docker.io/carlasim/carla@" + DIGEST))));
         var started = given.jobStarted();
         given.send(started);
         await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
@@ -71,7 +77,9 @@ class ResultsRelayTests {
         assertThat(onEvalAi.result()).contains("\"Driving score\": 41.25").contains("\"Agent blocked\": 0.86");
         assertThat(onEvalAi.stdout()).isEqualTo(given.stdout()).contains("All 2 route have been completed");
         assertThat(onEvalAi.stderr()).isEmpty();
-        assertThat(onEvalAi.metadata()).contains("\"entry_status\"");
+        assertThat(onEvalAi.metadata()).contains("\"entry_status\"").as("what ran, exactly").contains("\"images\":{"
+                + "\"run\":1,\"containers\":[{\"container\":\"agent-1\",\"image\":\"team/agent:latest\",\"image_id\":"
+                + "\"docker.io/team/agent@" + DIGEST + "\"},{\"container\":\"simulator-1\"");
 
         var record = given.record();
         assertThat(record.get("submission_status").s()).isEqualTo("FINISHED");
@@ -115,7 +123,8 @@ class ResultsRelayTests {
 
     @Test
     void eachRunsGpuHoursAreAddedToTheRecordAndShownInTheMetadata() {
-        var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of());
+        var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of()).podRan(new RunImages(1, List.of(
+                new ContainerImage("agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST))));
         // Run 1: both pairs of the g5.12xlarge (4 GPUs, 2 per pair) ran the Job's 600 s: 4 x 600 s = 0.667 GPU-hours.
         given.send(given.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded", List.of()));
         clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
@@ -134,7 +143,8 @@ class ResultsRelayTests {
         clock.minutesUntil(() -> "finished".equals(given.onEvalAi().status()));
         clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         assertThat(Double.parseDouble(given.record().get("gpu_hours").n())).isCloseTo(1.1667, within(0.001));
-        assertThat(given.onEvalAi().metadata()).contains("\"gpu_hours\":{\"run\":2,\"this_run\":0.5,\"all_runs\":1.167}");
+        assertThat(given.onEvalAi().metadata()).contains("\"gpu_hours\":{\"run\":2,\"this_run\":0.5,\"all_runs\":1.167}")
+                .as("run 1's images are not run 2's").doesNotContain("\"images\"");
     }
 
     @Test

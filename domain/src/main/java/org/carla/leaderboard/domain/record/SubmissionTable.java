@@ -10,9 +10,10 @@ import org.carla.leaderboard.domain.status.SubmissionStatus;
  * (S). Times are ISO-8601 strings; a time or metric not reached yet is {@link #NOT_YET}, as in the original's records.
  *
  * <p>Who writes what: ingest-service creates the record and opens each run ({@link #RUN}); job-launcher claims the run
- * for its Job ({@link #LAUNCHED_RUN}, {@link #JOB_NAME}, status PENDING) and notes when the Job ended
- * ({@link #JOB_ENDED_RUN}); results-relay moves the run to RUNNING and to its final status with the metrics. Every
- * write after the intake is conditional on {@link #RUN}, so nothing of an earlier run touches a later one.
+ * for its Job ({@link #LAUNCHED_RUN}, {@link #JOB_NAME}, status PENDING), notes the images its pod ran
+ * ({@link #RUN_IMAGES}) and when the Job ended ({@link #JOB_ENDED_RUN}); results-relay moves the run to RUNNING and to
+ * its final status with the metrics. Every write after the intake is conditional on {@link #RUN}, so nothing of an
+ * earlier run touches a later one.
  */
 public final class SubmissionTable {
 
@@ -67,6 +68,8 @@ public final class SubmissionTable {
     public static final String LAUNCHED_TIME = "launched_time";
     /** The run whose Job ended and was reported: its Job is never made again. */
     public static final String JOB_ENDED_RUN = "job_ended_run";
+    /** What the run's pod ran, by digest, once it started ({@link RunImages}: a map holding its run). */
+    public static final String RUN_IMAGES = "run_images";
 
     // Written by results-relay.
     /** When the run's pod started running. */

@@ -7,6 +7,7 @@ import static org.carla.leaderboard.domain.record.SubmissionTable.JOB_NAME;
 import static org.carla.leaderboard.domain.record.SubmissionTable.LAUNCHED_RUN;
 import static org.carla.leaderboard.domain.record.SubmissionTable.LAUNCHED_TIME;
 import static org.carla.leaderboard.domain.record.SubmissionTable.RUN;
+import static org.carla.leaderboard.domain.record.SubmissionTable.RUN_IMAGES;
 import static org.carla.leaderboard.domain.record.SubmissionTable.STATUS;
 
 import java.time.Instant;
@@ -19,6 +20,7 @@ import java.util.TreeMap;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.record.RunImages;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.domain.track.EvaluationConfig;
@@ -30,8 +32,8 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 
 /**
  * job-launcher's reads and writes of the submissions tables (GetItem and UpdateItem, nothing else): it claims a run
- * before making its Job ({@code launched_run}, {@code job_name}, {@code launched_time}, status PENDING) and notes when
- * the run's Job ended ({@code job_ended_run}). Each write is conditional on the record's current run, so nothing
+ * before making its Job ({@code launched_run}, {@code job_name}, {@code launched_time}, status PENDING), notes the
+ * images its pod ran ({@code run_images}) and when the run's Job ended ({@code job_ended_run}). Each write is conditional on the record's current run, so nothing
  * the launcher does about one run touches another. An SDK exception means DynamoDB did not answer: the caller tries
  * again later.
  */
@@ -115,6 +117,17 @@ public class SubmissionRecords {
                 new HashMap<>(Map.of("#run", RUN, "#ended", JOB_ENDED_RUN)),
                 new HashMap<>(Map.of(":run", AttributeValue.fromN(Integer.toString(run)),
                         ":number", AttributeValue.fromS("N"))));
+    }
+
+    /**
+     * Notes what the run's pod ran ({@link RunImages}), replacing an earlier run's. False when the record is on another
+     * run.
+     */
+    public boolean recordImages(SubmissionIdentity submission, RunImages images) {
+        return update(submission, "SET #images = :images", "#run = :run",
+                new HashMap<>(Map.of("#run", RUN, "#images", RUN_IMAGES)),
+                new HashMap<>(Map.of(":run", AttributeValue.fromN(Integer.toString(images.run())),
+                        ":images", images.attribute())));
     }
 
     /**

@@ -22,6 +22,7 @@ import org.carla.leaderboard.launcher.client.SubmissionEvents;
 import org.carla.leaderboard.launcher.config.LauncherConfig;
 import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.launcher.job.JobMetadata;
+import org.carla.leaderboard.launcher.job.PodImages;
 import org.carla.leaderboard.launcher.job.PodStart;
 import org.carla.leaderboard.launcher.record.SubmissionRecords;
 import org.jboss.logging.Logger;
@@ -122,6 +123,7 @@ public class JobReporter {
         Optional<Instant> podStart = announced.or(() -> PodStart.first(pods));
         if (announced.isEmpty() && podStart.isPresent()) {
             // It ran and ended before its start was announced: announce it with its end (the relay takes either order).
+            PodImages.of(pods, run.get()).ifPresent(images -> records.recordImages(submission.get(), images));
             events.publish(JobStarted.of(submission.get(), run.get(), name, podStart.get(), now));
         }
         JobEnd end = JobEnd.of(job).orElseGet(() -> JobEnd.deleted(job, now));

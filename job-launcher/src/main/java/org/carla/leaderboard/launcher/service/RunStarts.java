@@ -16,8 +16,10 @@ import org.carla.leaderboard.launcher.client.SubmissionEvents;
 import org.carla.leaderboard.launcher.config.LauncherConfig;
 import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.launcher.job.JobMetadata;
+import org.carla.leaderboard.launcher.job.PodImages;
 import org.carla.leaderboard.launcher.job.PodStart;
 import org.carla.leaderboard.launcher.job.RunDeadline;
+import org.carla.leaderboard.launcher.record.SubmissionRecords;
 import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.Pod;
@@ -27,10 +29,12 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 /**
- * Announces that a run started: when its pod runs (not when its Job was made), {@code job-started} is published with
- * the pod's start, then one merge patch marks the Job ({@link JobMetadata#STARTED_REPORTED}) and moves its
- * {@code activeDeadlineSeconds} to the wait it had plus the track's deadline ({@link RunDeadline}). A restart between
- * the two publishes again (a duplicate the relay ignores); after the mark, never again for this run.
+ * Announces that a run started: when its pod runs (not when its Job was made), the images it runs are written to the
+ * record ({@link PodImages}: by digest, the kubelet's {@code imageID}), {@code job-started} is published with the pod's
+ * start, then one merge patch marks the Job ({@link JobMetadata#STARTED_REPORTED}) and moves its
+ * {@code activeDeadlineSeconds} to the wait it had plus the track's deadline ({@link RunDeadline}). A failure before
+ * the mark is tried again (the reconciler announces every running Job not marked); a restart between the publication
+ * and the mark publishes again (a duplicate the relay ignores); after the mark, never again for this run.
  */
 @ApplicationScoped
 public class RunStarts {
@@ -39,12 +43,15 @@ public class RunStarts {
 
     private final KubernetesClient kubernetes;
     private final SubmissionEvents events;
+    private final SubmissionRecords records;
     private final LauncherMetrics metrics;
     private final String namespace;
 
-    RunStarts(KubernetesClient kubernetes, SubmissionEvents events, LauncherMetrics metrics, LauncherConfig config) {
+    RunStarts(KubernetesClient kubernetes, SubmissionEvents events, SubmissionRecords records, LauncherMetrics metrics,
+            LauncherConfig config) {
         this.kubernetes = kubernetes;
         this.events = events;
+        this.records = records;
         this.metrics = metrics;
         this.namespace = config.namespace();
     }
@@ -63,6 +70,7 @@ public class RunStarts {
         if (podStart.isEmpty() || submission.isEmpty() || run.isEmpty()) {
             return; // Not running yet; or unreadable, which its end's report will log.
         }
+        PodImages.of(pods, run.get()).ifPresent(images -> records.recordImages(submission.get(), images));
         events.publish(JobStarted.of(submission.get(), run.get(), jobName, podStart.get(), Instant.now()));
         Instant jobStart = RunDeadline.countedFrom(job);
         var annotations = Map.of(JobMetadata.STARTED_REPORTED, podStart.get().toString());

@@ -218,12 +218,16 @@ abstract class LauncherStory {
         return podName;
     }
 
+    /** The image the kubelet ran for {@link #podPending}'s container, by digest. */
+    static final String AGENT_IMAGE_ID = "docker.io/library/agent@sha256:" + "5e".repeat(32);
+
     /** What the kubelet reports once the pod reached a node and its containers run. */
     void podRunning(String podName, Instant startedAt) {
         String at = startedAt.truncatedTo(ChronoUnit.SECONDS).toString();
         podStatus(podName, new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running")
                 .withStartTime(at)
-                .addNewContainerStatus().withName("agent-1").withRestartCount(0).withNewState().withNewRunning()
+                .addNewContainerStatus().withName("agent-1").withImage("agent").withImageID(AGENT_IMAGE_ID)
+                .withRestartCount(0).withNewState().withNewRunning()
                 .withStartedAt(at).endRunning().endState().endContainerStatus().build());
     }
 

@@ -6,9 +6,13 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 
 import org.carla.leaderboard.domain.event.JobStarted;
 import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.domain.record.RunImages;
+import org.carla.leaderboard.domain.record.RunImages.ContainerImage;
+import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.launcher.job.JobMetadata;
 import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
@@ -20,8 +24,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 
 /**
- * Running means running: {@code job-started} is published when the run's pod runs, once per run, and from then on
- * the track's deadline counts from the pod's start, not from the Job's.
+ * Running means running: {@code job-started} is published when the run's pod runs, once per run, with the images it
+ * runs in the record, and from then on the track's deadline counts from the pod's start, not from the Job's.
  */
 @QuarkusTest
 @WithKubernetesTestServer(crud = true)
@@ -46,6 +50,9 @@ class RunStartTests extends LauncherStory {
         assertThat(started.jobName()).isEqualTo(name);
         assertThat(started.run()).isEqualTo(1);
         assertThat(started.submission()).isEqualTo(request.submission());
+        assertThat(RunImages.of(recordOf(request.submission()).get(SubmissionTable.RUN_IMAGES)))
+                .as("the record names what the pod ran, by digest, before job-started is published")
+                .contains(new RunImages(1, List.of(new ContainerImage("agent-1", "agent", AGENT_IMAGE_ID))));
         await().atMost(Duration.ofSeconds(10)).until(() -> JobMetadata.startReported(job(name)).isPresent());
         Job job = job(name);
         assertThat(jobStart.plusSeconds(job.getSpec().getActiveDeadlineSeconds()))

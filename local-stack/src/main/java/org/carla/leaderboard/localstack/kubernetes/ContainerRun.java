@@ -1,5 +1,10 @@
 package org.carla.leaderboard.localstack.kubernetes;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
@@ -64,10 +69,32 @@ final class ContainerRun {
 
     ContainerStatus status() {
         Process current = process;
-        return new ContainerStatusBuilder().withName(spec.getName()).withImage(spec.getImage()).withImageID("")
+        return new ContainerStatusBuilder().withName(spec.getName()).withImage(spec.getImage())
+                .withImageID(everStarted() || current != null ? imageId(spec.getImage()) : "")
                 .withRestartCount(restarts).withState(state).withLastState(lastState)
                 .withReady(current != null && !init).withStarted(current != null)
                 .withContainerID(current == null ? null : "local://" + current.pid()).build();
+    }
+
+    /**
+     * The kubelet's {@code imageID} of a pulled image: the repository by digest ({@code name@sha256:<hex>}), as
+     * containerd reports it; empty until the image is pulled. A reference by digest keeps its digest; a tag stands for
+     * the SHA-256 of its reference here, where no registry answers (the same tag, the same digest).
+     */
+    static String imageId(String image) {
+        int at = image.indexOf('@');
+        if (at >= 0) {
+            return image;
+        }
+        int slash = image.lastIndexOf('/');
+        int colon = image.lastIndexOf(':');
+        String repository = colon > slash ? image.substring(0, colon) : image;
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(image.getBytes(StandardCharsets.UTF_8));
+            return repository + "@sha256:" + HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("no SHA-256 in this JVM", e);
+        }
     }
 
     static ContainerState waiting(String reason, String message) {

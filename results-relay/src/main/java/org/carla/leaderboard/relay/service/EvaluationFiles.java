@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.layout.SubmissionFiles;
+import org.carla.leaderboard.domain.record.RunImages;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.CheckpointMerge;
@@ -35,6 +36,8 @@ import com.fasterxml.jackson.databind.node.TextNode;
 class EvaluationFiles {
 
     private static final Logger LOG = Logger.getLogger(EvaluationFiles.class);
+    /** The metadata's key of what the run's pod ran ({@link RunImages}). */
+    static final String IMAGES = "images";
     /** The metadata's key of the GPU-hours, as the record's attribute. */
     static final String GPU_HOURS = SubmissionTable.GPU_HOURS;
 
@@ -105,15 +108,25 @@ class EvaluationFiles {
 
     /**
      * A final update's files, the metadata with {@code gpu_hours}: {@code run}, {@code this_run} and
-     * {@code all_runs} (the submission's runs so far, this one included), rounded to 3 decimals.
+     * {@code all_runs} (the submission's runs so far, this one included), rounded to 3 decimals; and, once the run's
+     * pod started, {@code images}: what ran, exactly ({@code run}, and {@code containers}: each one's
+     * {@code container}, {@code image} as asked, {@code image_id} by digest).
      */
-    Evaluation evaluation(CheckpointFile shown, String stderr, int run, double runGpuHours, double allRuns) {
+    Evaluation evaluation(CheckpointFile shown, String stderr, int run, double runGpuHours, double allRuns,
+            Optional<RunImages> images) {
         var evaluation = evaluation(shown, stderr);
         if (evaluation.metadata() instanceof ObjectNode metadata) {
             var gpu = metadata.putObject(GPU_HOURS);
             gpu.put("run", run);
             gpu.put("this_run", Math.round(runGpuHours * 1000) / 1000.0);
             gpu.put("all_runs", Math.round(allRuns * 1000) / 1000.0);
+            images.ifPresent(ran -> {
+                var node = metadata.putObject(IMAGES);
+                node.put("run", ran.run());
+                var containers = node.putArray("containers");
+                ran.containers().forEach(image -> containers.addObject().put("container", image.container())
+                        .put("image", image.image()).put("image_id", image.imageId()));
+            });
         }
         return evaluation;
     }

@@ -265,7 +265,8 @@ class FinalReports {
         stderr += NotUploaded.notice(record.notUploaded());
         // The record's GPU-hours hold this run's once its final status is recorded.
         double allRuns = record.gpuHours() + (gpuCounted ? 0 : gpuHours);
-        var evaluation = evaluationFiles.evaluation(verdict.shown(), stderr, record.run(), gpuHours, allRuns);
+        var evaluation = evaluationFiles.evaluation(verdict.shown(), stderr, record.run(), gpuHours, allRuns,
+                record.images());
         var metricValues = allMetrics(EvaluationFiles.metrics(evaluation.result()));
         String qualifiesFor = null;
         var track = destination.track().filter(spec -> spec.qualifiesFor() != null);

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.record.RunImages;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 
 /**
@@ -33,12 +34,14 @@ import org.carla.leaderboard.domain.status.SubmissionStatus;
  * @param failureReason      the first line of a failed run's stderr as recorded ({@code failure_reason}), else
  *                           {@code null}
  * @param jobName            the Job of the run ({@code job_name}), {@code null} when not recorded
+ * @param images             what the run's pod ran ({@code run_images}); empty before it started, or when the record's
+ *                           images are of another run
  */
 public record SubmissionRecord(Optional<SubmissionIdentity> identity, long teamId, String submissionId, int run,
         SubmissionStatus status, boolean finalSent, int cancelRequestedRun, OptionalInt expectedRoutes,
         OptionalInt workerPairs, String instanceType, String lastResultsDigest, OptionalInt routesDone, String submittedTime,
         String lastEnding, List<String> notUploaded, double gpuHours, RunTimes times, String failureReason,
-        String jobName) {
+        String jobName, Optional<RunImages> images) {
 
     /**
      * The run's times as recorded, each {@code null} when not reached or unreadable.

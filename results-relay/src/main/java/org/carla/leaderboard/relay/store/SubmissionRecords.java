@@ -21,6 +21,7 @@ import static org.carla.leaderboard.domain.record.SubmissionTable.RESULTS_LOCATI
 import static org.carla.leaderboard.domain.record.SubmissionTable.ROUTES_DONE;
 import static org.carla.leaderboard.domain.record.SubmissionTable.ROUTES_TOTAL;
 import static org.carla.leaderboard.domain.record.SubmissionTable.RUN;
+import static org.carla.leaderboard.domain.record.SubmissionTable.RUN_IMAGES;
 import static org.carla.leaderboard.domain.record.SubmissionTable.START_TIME;
 import static org.carla.leaderboard.domain.record.SubmissionTable.STATUS;
 import static org.carla.leaderboard.domain.record.SubmissionTable.SUBMITTED_TIME;
@@ -41,6 +42,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
+import org.carla.leaderboard.domain.record.RunImages;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 
@@ -337,7 +339,8 @@ public class SubmissionRecords {
                         lastHistoryTime(item), time(item, END_TIME)),
                 Optional.ofNullable(string(item, FAILURE_REASON)).filter(reason -> !reason.equals(NOT_YET))
                         .orElse(null),
-                Optional.ofNullable(string(item, JOB_NAME)).filter(name -> !name.equals(NOT_YET)).orElse(null));
+                Optional.ofNullable(string(item, JOB_NAME)).filter(name -> !name.equals(NOT_YET)).orElse(null),
+                RunImages.of(item.get(RUN_IMAGES)).filter(images -> images.run() == integer(item, RUN).orElse(1)));
     }
 
     private static Instant time(Map<String, AttributeValue> item, String attribute) {

@@ -1,0 +1,104 @@
+package org.carla.leaderboard.domain.record;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.carla.leaderboard.domain.results.RouteRecordCheck;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * What a run's pod ran, exactly: each container's image as the Job asked for it and the image the kubelet ran, by its
+ * digest (the pod status' {@code imageID}, e.g. {@code docker.io/carlasim/carla@sha256:…}). A tag names whatever was
+ * pushed under it last; the digest names the bytes. job-launcher writes it to the record ({@link SubmissionTable#RUN_IMAGES})
+ * when the run's pod has started; results-relay shows it in the final update's metadata.
+ *
+ * @param run        the run whose pod it is: a record's images of an earlier run are not this run's
+ * @param containers init containers first, then the pod's containers, each in the pod's order
+ */
+public record RunImages(int run, List<ContainerImage> containers) {
+
+    /** The longest reference kept as it is: the distribution project's bound on a whole reference. */
+    public static final int MAX_REFERENCE = 512;
+
+    /**
+     * One container's image.
+     *
+     * @param container the container's name
+     * @param image     the reference of the pod's spec (a tag or a digest)
+     * @param imageId   the kubelet's {@code imageID}: the reference by digest of what ran
+     */
+    public record ContainerImage(String container, String image, String imageId) {
+
+        public ContainerImage {
+            container = printable(container);
+            image = printable(image);
+            imageId = printable(imageId);
+        }
+    }
+
+    public RunImages {
+        if (run < 1) {
+            throw new IllegalArgumentException("a run is numbered from 1, not " + run);
+        }
+        containers = List.copyOf(containers);
+    }
+
+    /** The record's attribute: a map {@code run} (N), {@code containers} (a list of maps of strings). */
+    public AttributeValue attribute() {
+        List<AttributeValue> list = new ArrayList<>();
+        for (ContainerImage image : containers) {
+            list.add(AttributeValue.fromM(Map.of(CONTAINER, AttributeValue.fromS(image.container()), IMAGE,
+                    AttributeValue.fromS(image.image()), IMAGE_ID, AttributeValue.fromS(image.imageId()))));
+        }
+        return AttributeValue.fromM(Map.of(RUN, AttributeValue.fromN(Integer.toString(run)), CONTAINERS,
+                AttributeValue.fromL(list)));
+    }
+
+    /** The images an attribute holds; empty when it holds none or is not one this code wrote. */
+    public static Optional<RunImages> of(AttributeValue attribute) {
+        if (attribute == null || !attribute.hasM() || attribute.m().get(RUN) == null
+                || attribute.m().get(RUN).n() == null || attribute.m().get(CONTAINERS) == null
+                || !attribute.m().get(CONTAINERS).hasL()) {
+            return Optional.empty();
+        }
+        try {
+            int run = Integer.parseInt(attribute.m().get(RUN).n());
+            List<ContainerImage> containers = new ArrayList<>();
+            for (AttributeValue value : attribute.m().get(CONTAINERS).l()) {
+                if (!value.hasM()) {
+                    return Optional.empty();
+                }
+                containers.add(new ContainerImage(text(value, CONTAINER), text(value, IMAGE), text(value, IMAGE_ID)));
+            }
+            return Optional.of(new RunImages(run, containers));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static final String RUN = "run";
+    private static final String CONTAINERS = "containers";
+    private static final String CONTAINER = "container";
+    private static final String IMAGE = "image";
+    private static final String IMAGE_ID = "image_id";
+
+    private static String text(AttributeValue map, String key) {
+        AttributeValue value = map.m().get(key);
+        return value == null || value.s() == null ? "" : value.s();
+    }
+
+    /**
+     * A reference as it is when printable ASCII of at most {@value #MAX_REFERENCE} characters (a kubelet's always is),
+     * else escaped and cut ({@link RouteRecordCheck#printable}): it is shown to the participant and to operators.
+     */
+    private static String printable(String text) {
+        if (text == null) {
+            return "";
+        }
+        boolean plain = text.length() <= MAX_REFERENCE && text.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
+        return plain ? text : RouteRecordCheck.printable(text);
+    }
+}

@@ -1,0 +1,46 @@
+package org.carla.leaderboard.domain.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import org.carla.leaderboard.domain.record.RunImages.ContainerImage;
+import org.junit.jupiter.api.Test;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+class RunImagesTests {
+
+    private static final String DIGEST = "sha256:" + "ab".repeat(32);
+
+    @Test
+    void theRecordsAttributeReadsBackAsTheSameImagesInTheSameOrder() {
+        var images = new RunImages(2, List.of(
+                new ContainerImage("init", "registry.example/pod-runtime:1.4", "registry.example/pod-runtime@" + DIGEST),
+                new ContainerImage("agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST)));
+
+        assertThat(RunImages.of(images.attribute())).contains(images);
+    }
+
+    @Test
+    void aHostileReferenceIsKeptPrintableAndBounded() {
+        String hostile = "team/agent:x\u0000\n$(reboot)" + "y".repeat(2000);
+
+        var image = new ContainerImage("agent-1", hostile, null);
+
+        assertThat(image.image()).doesNotContain("\u0000", "\n").startsWith("team/agent:x\\u0000\\u000a$(reboot)")
+                .hasSizeLessThan(300);
+        assertThat(image.imageId()).isEmpty();
+    }
+
+    @Test
+    void anAttributeThisCodeDidNotWriteHoldsNoImages() {
+        assertThat(RunImages.of(null)).isEmpty();
+        assertThat(RunImages.of(AttributeValue.fromS("docker.io/team/agent"))).isEmpty();
+        assertThat(RunImages.of(AttributeValue.fromM(Map.of("run", AttributeValue.fromS("one"),
+                "containers", AttributeValue.fromL(List.of()))))).isEmpty();
+        assertThat(RunImages.of(AttributeValue.fromM(Map.of("run", AttributeValue.fromN("0"),
+                "containers", AttributeValue.fromL(List.of()))))).isEmpty();
+    }
+}
