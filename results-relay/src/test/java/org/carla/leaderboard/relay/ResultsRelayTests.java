@@ -39,6 +39,7 @@ class ResultsRelayTests {
     static final long SENSORS = 2077;
     static final long MAP = 2078;
     static final long SENSORS_QUALIFIER = 2075;
+    static final long MAP_QUALIFIER = 2076;
     static final Duration PATIENCE = Duration.ofSeconds(20);
 
     static final String DIGEST = "sha256:" + "c0".repeat(32);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.carla.leaderboard.relay.ResultsRelayTests.PATIENCE;
 import static org.carla.leaderboard.relay.ResultsRelayTests.RESULTS;
 import static org.carla.leaderboard.relay.ResultsRelayTests.SENSORS;
+import static org.carla.leaderboard.relay.ResultsRelayTests.MAP_QUALIFIER;
 import static org.carla.leaderboard.relay.ResultsRelayTests.isTrue;
 
 import java.time.Instant;
@@ -14,6 +15,8 @@ import java.util.Map;
 import jakarta.inject.Inject;
 
 import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.ledger.ClaimAssignment;
+import org.carla.leaderboard.domain.ledger.ClaimAssignment.Crashes;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
 import org.carla.leaderboard.domain.event.Progress;
@@ -34,13 +37,15 @@ import io.quarkus.test.junit.QuarkusTest;
  * A verdict a participant's code cannot forge, and a failure a participant can read: the agent container can write
  * every status file and every file of the logs volume, so FINISHED needs the relay's own check of the results against
  * the run's expected routes, CANCELLED needs the relay's own record of the cancel, and numbers no score can be end the
- * run FAILED with the reason instead of an update EvalAI refuses forever.
+ * run FAILED with the reason instead of an update EvalAI refuses forever. A run whose routes were claimed (phase 2076's
+ * {@code schedule}) and one of them gave up says which, and how each attempt ended.
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class, initArgs = {
         @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
         @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
-        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
+        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true"),
+        @ResourceArg(name = "evaluation.phases.2076.schedule", value = "dynamic") })
 class VerdictTests {
 
     @InjectLocalStack
@@ -62,6 +67,33 @@ class VerdictTests {
         assertThat(given.recordStatus()).isEqualTo("FAILED");
         assertThat(given.record().get(SubmissionTable.FAILURE_REASON).s())
                 .startsWith("The submission failed: every container reported done");
+    }
+
+    @Test
+    void aClaimedRunMissingARouteThatGaveUpNamesTheRouteAndHowEachAttemptEnded() {
+        var given = GivenSubmission.submitted(stack, MAP_QUALIFIER).results(Map.of()).allDone();
+        String gaveUp = "route 1 repetition 0 gave up after 2 attempts: AGENT_CRASH (the evaluator exited with 1);"
+                + " SIMULATOR_CRASH (CARLA exited with 139)";
+        given.put(LogsLayout.claimFile(1), ClaimAssignment.none(3, new Crashes(0, 0), "").json());
+        given.put(LogsLayout.claimFile(2), ClaimAssignment.none(4, new Crashes(2, 1), gaveUp).json());
+
+        given.send(given.succeeded());
+
+        var onEvalAi = finalReport(given);
+        assertThat(onEvalAi.status()).isEqualTo("failed");
+        assertThat(onEvalAi.stderr()).startsWith("The submission failed: every container reported done, but the"
+                + " results hold 1 finished routes of the 2 expected").contains("A route could not be driven: " + gaveUp);
+    }
+
+    @Test
+    void aClaimFileCannotFailARunWhoseResultsAreComplete() {
+        var given = GivenSubmission.submitted(stack, MAP_QUALIFIER).results(RESULTS).allDone();
+        given.put(LogsLayout.claimFile(1), ClaimAssignment.none(3, new Crashes(0, 0),
+                "route 0 repetition 0 gave up after 1 attempts: AGENT_CRASH").json());
+
+        given.send(given.succeeded());
+
+        assertThat(finalReport(given).status()).isEqualTo("finished");
     }
 
     @Test

@@ -21,6 +21,7 @@ import org.carla.leaderboard.domain.record.GpuUsage;
 import org.carla.leaderboard.domain.results.Metric;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.domain.track.TrackCatalog;
+import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.relay.client.Evaluation;
 import org.carla.leaderboard.relay.config.RelayConfig;
 import org.carla.leaderboard.relay.service.EvalAiOutbox.Final;
@@ -253,9 +254,11 @@ class FinalReports {
         String id = record.submissionId();
         var merged = evaluationFiles.mergedResults(destination.bucket(), id, record.expectedRoutes(), workerPairs);
         boolean unrequestedCancel = Progress.Ending.UNREQUESTED_CANCEL.name().equals(record.lastEnding());
+        boolean claimed = destination.track().filter(TrackSpec::claimsRoutes).isPresent();
         var verdict = RunVerdict.judge(record.cancelRequested(), unrequestedCancel,
                 files.statusFiles(destination.bucket(), id).stream().map(SubmissionFiles.StatusFile::name).toList(),
-                workerPairs, merged);
+                workerPairs, merged, () -> claimed ? GaveUpRoutes.reason(files, destination.bucket(), id, workerPairs)
+                        : Optional.empty());
         var status = decided.orElse(verdict.status());
         String stderr = "";
         if (status == SubmissionStatus.FAILED) {

@@ -3,6 +3,7 @@ package org.carla.leaderboard.relay.service;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.status.StatusFiles;
@@ -17,9 +18,12 @@ import org.carla.leaderboard.domain.status.SubmissionStatus;
  * {@code UNREQUESTED_CANCEL} (only ever a reason to fail, so a report from the pod may give it);</li>
  * <li>FINISHED needs every status file of the protocol (2N + 1 done files) <em>and</em> complete results
  * ({@link ResultsAudit}): every expected route with one finished record and numbers a score can be; done files
- * without them: FAILED with a message naming what is missing;</li>
+ * without them: FAILED with a message naming what is missing, and, when routes were claimed and one gave up, the
+ * route and how each of its attempts ended ({@link GaveUpRoutes});</li>
  * <li>anything else: FAILED, explained by the Job's end ({@code reason} empty).</li>
  * </ol>
+ *
+ * <p>{@code gaveUp} is read only for a run that failed so ({@link GaveUpRoutes}).
  *
  * @param status the final status
  * @param reason why a FAILED run failed when the status files and results say it, rather than the Job's end (a
@@ -32,7 +36,7 @@ record RunVerdict(SubmissionStatus status, Optional<String> reason, CheckpointFi
             + " requested: the submission was not cancelled on EvalAI.";
 
     static RunVerdict judge(boolean cancelRequested, boolean unrequestedCancel, Collection<String> statusFiles,
-            int workerPairs, MergedResults results) {
+            int workerPairs, MergedResults results, Supplier<Optional<String>> gaveUp) {
         CheckpointFile shown = results.audit().map(ResultsAudit::shown).orElseGet(CheckpointFile::empty);
         if (cancelRequested) {
             return new RunVerdict(SubmissionStatus.CANCELLED, Optional.empty(), shown);
@@ -49,8 +53,8 @@ record RunVerdict(SubmissionStatus status, Optional<String> reason, CheckpointFi
         }
         var audit = results.audit().get();
         if (!audit.complete()) {
-            return failed("every container reported done, but " + String.join("; ", audit.problems()) + ".",
-                    shown);
+            return failed("every container reported done, but " + String.join("; ", audit.problems()) + "."
+                    + gaveUp.get().map(reason -> " A route could not be driven: " + reason + ".").orElse(""), shown);
         }
         return new RunVerdict(SubmissionStatus.FINISHED, Optional.empty(), shown);
     }
