@@ -248,6 +248,7 @@ async function showDetail(id, params) {
     summary.appendChild(dd);
   }
   drawTimeline(view);
+  drawRoutes(view);
   fill("pairs", view.pairs.map(p => row([p.pair, p.state, p.attempt, p.crashes, p.agent, p.simulator])));
   document.getElementById("failure-reason").textContent = view.failure_reason || "";
   const accuracies = document.getElementById("accuracies");
@@ -317,6 +318,41 @@ function drawTimeline(view) {
       chart.appendChild(svg("circle", { cx: x(e.at), cy: y + 8, r: 5, class: crash ? "crash" : "done" }));
       chart.lastChild.appendChild(svg("title", {}, e.file + " " + time(e.at)));
     }
+  });
+  chart.appendChild(svg("text", { x: left, y: height - 6, class: "muted" }, time(new Date(start).toISOString())));
+  chart.appendChild(svg("text", { x: width - 10, y: height - 6, "text-anchor": "end", class: "muted" },
+    time(new Date(end).toISOString())));
+  box.replaceChildren(chart);
+}
+
+/** A run whose routes are claimed: each attempt at a route, on the lane of the pair that drove it, by how it ended. */
+function drawRoutes(view) {
+  const box = document.getElementById("routes");
+  const attempts = view.routes || [];
+  if (!attempts.length) {
+    box.replaceChildren(el("p", "This run's routes are not claimed, or none was claimed yet.", "note"));
+    return;
+  }
+  const now = Date.now();
+  const ends = attempts.map(a => a.ended ? Date.parse(a.ended) : now);
+  const start = Math.min(...attempts.map(a => Date.parse(a.started))), end = Math.max(...ends);
+  const lanes = [...new Set(attempts.map(a => a.lane))];
+  const span = Math.max(end - start, 1000), left = 120, width = 860, lane = 22;
+  const height = lanes.length * lane + 30;
+  const x = t => left + (t - start) / span * (width - left - 10);
+  const chart = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": "route attempts by pair" });
+  lanes.forEach((name, i) => chart.appendChild(svg("text", { x: 4, y: i * lane + 17 }, name)));
+  attempts.forEach((a, k) => {
+    const y = lanes.indexOf(a.lane) * lane + 4, from = x(Date.parse(a.started)), to = x(ends[k]);
+    const bar = svg("rect", { x: from, y, width: Math.max(to - from, 2), height: 16,
+      class: "attempt " + a.outcome });
+    bar.appendChild(svg("title", {}, "route " + a.route_id + " rep " + a.repetition + ": " + a.outcome
+      + (a.reason ? " (" + a.reason + ")" : "") + ", " + time(a.started) + " to " + (a.ended ? time(a.ended) : "now")
+      + (a.node ? ", node " + a.node : "") + (a.gpu ? ", GPU " + a.gpu : "")
+      + (a.sim_speed != null ? ", sim speed " + number(a.sim_speed, 2) : "")));
+    chart.appendChild(bar);
+    if (to - from > 24) chart.appendChild(svg("text", { x: from + 3, y: y + 13, class: "label" }, a.route_id));
   });
   chart.appendChild(svg("text", { x: left, y: height - 6, class: "muted" }, time(new Date(start).toISOString())));
   chart.appendChild(svg("text", { x: width - 10, y: height - 6, "text-anchor": "end", class: "muted" },

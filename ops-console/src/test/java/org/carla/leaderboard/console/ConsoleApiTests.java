@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -14,6 +15,16 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.ledger.AttemptOutcome;
+import org.carla.leaderboard.domain.ledger.Claimer;
+import org.carla.leaderboard.domain.ledger.EntryChanges;
+import org.carla.leaderboard.domain.ledger.EntryChanges.Change;
+import org.carla.leaderboard.domain.ledger.EntryKey;
+import org.carla.leaderboard.domain.ledger.LedgerEntry;
+import org.carla.leaderboard.domain.ledger.LedgerItems;
+import org.carla.leaderboard.domain.ledger.PairPlacement;
+import org.carla.leaderboard.domain.ledger.RetryBudget;
+import org.carla.leaderboard.domain.ledger.RouteLedgerTable;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.status.StatusFiles;
@@ -41,7 +52,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
         initArgs = { @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
                 @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S"),
                 // the tests write the Jobs and pods as job-launcher and the kubelet leave them
-                @ResourceArg(name = "local-stack.kubernetes.job-runner", value = "off") })
+                @ResourceArg(name = "local-stack.kubernetes.job-runner", value = "off"),
+                // MAP_QUALIFIER's runs claim their routes from a route ledger
+                @ResourceArg(name = "evaluation.phases.2076.schedule", value = "dynamic") })
 class ConsoleApiTests {
 
     static final String TOKEN = "test-operator-token-0123456789";
@@ -77,6 +90,52 @@ class ConsoleApiTests {
         given().get("/").then().statusCode(200).body(containsString("Leaderboard operations"))
                 .header("Content-Security-Policy", containsString("script-src 'self'"));
         given().get("/console.js").then().statusCode(200);
+    }
+
+    @Test
+    void aClaimedRunShowsEveryAttemptAtItsRoutesOnTheLaneOfThePairThatDroveIt() {
+        var submission = GivenSubmission.random("Ledger Team " + System.nanoTime()).track("MAP_QUALIFIER", "2076")
+                .submitted(ago(60)).launched(ago(55), "ledger-r1").running(ago(50));
+        submission.writeTo(stack);
+        String partition = RouteLedgerTable.ledgerPartition(GivenSubmission.LEADERBOARD, submission.submissionId, 1);
+        var changes = new EntryChanges(Duration.ofMinutes(2), new RetryBudget(2, 2), Clock.systemUTC());
+        LedgerEntry first = LedgerEntry.open(new EntryKey("0", 0), "Town12", 1200, 600);
+        LedgerEntry claimedFirst = claimed(changes, first, 1);
+        LedgerEntry crashed = written(changes.release(claimedFirst, claimedFirst.claim().orElseThrow(),
+                new PairPlacement("gpu-node-a", "GPU-1"), AttemptOutcome.AGENT_CRASH, "the evaluator exited with 1"));
+        LedgerEntry second = LedgerEntry.open(new EntryKey("1", 0), "Town13", 900, 450);
+        LedgerEntry driving = claimed(changes, second, 2);
+        for (LedgerEntry entry : List.of(crashed, driving)) {
+            stack.dynamoDb().putItem(r -> r.tableName(RouteLedgerTable.DEFAULT_NAME)
+                    .item(LedgerItems.entryItem(partition, entry, 1)));
+        }
+
+        JsonPath view = operator().queryParam("team", submission.teamId).queryParam("leaderboard", "leaderboard-20")
+                .get("/api/submissions/" + submission.submissionId).then().statusCode(200).extract().jsonPath();
+
+        assertThat(view.getList("problems")).isEmpty();
+        assertThat(view.getList("routes.lane")).containsExactly("pod 0 · pair 1", "pod 0 · pair 2");
+        assertThat(view.getList("routes.route_id")).containsExactly("0", "1");
+        assertThat(view.getList("routes.outcome")).containsExactly("AGENT_CRASH", "CLAIMED");
+        assertThat(view.getString("routes[0].reason")).isEqualTo("the evaluator exited with 1");
+        assertThat(view.getString("routes[0].node")).isEqualTo("gpu-node-a");
+        assertThat(view.getString("routes[0].gpu")).isEqualTo("GPU-1");
+        assertThat(view.getString("routes[0].ended")).isNotNull();
+        assertThat(view.getString("routes[1].ended")).as("a claim held now").isNull();
+
+        var unclaimed = GivenSubmission.random("Static Team " + System.nanoTime()).submitted(ago(60));
+        unclaimed.writeTo(stack);
+        assertThat(operator().queryParam("team", unclaimed.teamId).queryParam("leaderboard", "leaderboard-20")
+                .get("/api/submissions/" + unclaimed.submissionId).then().statusCode(200).extract().jsonPath()
+                .getList("routes")).as("a track without a schedule has no ledger to read").isEmpty();
+    }
+
+    private static LedgerEntry claimed(EntryChanges changes, LedgerEntry entry, int pair) {
+        return written(changes.claim(entry, new Claimer("ledger-r1-pod", 0, pair), "token-" + pair));
+    }
+
+    private static LedgerEntry written(Change change) {
+        return ((Change.Written) change).entry();
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.carla.leaderboard.console.client.Cluster.ContainerView;
 import org.carla.leaderboard.console.client.Cluster.JobView;
 import org.carla.leaderboard.console.client.Cluster.PodView;
 import org.carla.leaderboard.console.client.EvalAiHost;
+import org.carla.leaderboard.console.client.RouteLedgers;
 import org.carla.leaderboard.console.config.ConsoleConfig;
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.layout.SubmissionFiles.StatusFile;
@@ -20,12 +21,15 @@ import org.carla.leaderboard.domain.layout.SubmissionFiles;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.domain.track.TrackCatalog;
+import org.carla.leaderboard.domain.track.TrackSpec;
 import org.jboss.logging.Logger;
 
 /**
  * One submission in detail: the record, its runs, its pairs, the tail of each container's log, what was sent to EvalAI
- * and what EvalAI shows now. Reads S3 (a listing, one ranged GET per container, the results file) and EvalAI (one
- * read) each time it is asked.
+ * and what EvalAI shows now, and, when the track's routes are claimed, every attempt at a route of the current run.
+ * Reads S3 (a listing, one ranged GET per container, the results file), EvalAI (one read) and the route ledger (one
+ * Query of the run's partition) each time it is asked.
  */
 @ApplicationScoped
 public class SubmissionDetail {
@@ -38,14 +42,18 @@ public class SubmissionDetail {
     private final SubmissionOverview overview;
     private final SubmissionFiles files;
     private final EvalAiHost evalAi;
+    private final RouteLedgers ledgers;
+    private final TrackCatalog catalog;
     private final ConsoleConfig config;
 
     SubmissionDetail(Looks looks, SubmissionOverview overview, SubmissionFiles files, EvalAiHost evalAi,
-            ConsoleConfig config) {
+            RouteLedgers ledgers, TrackCatalog catalog, ConsoleConfig config) {
         this.looks = looks;
         this.overview = overview;
         this.files = files;
         this.evalAi = evalAi;
+        this.ledgers = ledgers;
+        this.catalog = catalog;
         this.config = config;
     }
 
@@ -93,6 +101,14 @@ public class SubmissionDetail {
             problems.add("EvalAI: " + e.getMessage());
             LOG.debugf("EvalAI status of %s unreadable: %s", record.submissionId(), e.getMessage());
         }
+        List<RouteAttempt> routes = List.of();
+        if (claimsRoutes(record)) {
+            try {
+                routes = RouteAttempt.of(ledgers.entries(record.leaderboard(), record.submissionId(), record.run()));
+            } catch (RuntimeException e) {
+                problems.add("route ledger: " + e.getMessage());
+            }
+        }
         List<StatusChange> updates = record.history().stream().filter(change -> RELAY.equals(change.by())).toList();
         return new SubmissionView(overview.row(look, record), record.instanceType(), record.workerPairs(),
                 record.phase(), record.challengeId(), record.resumes(), record.history(), RunView.of(record),
@@ -100,7 +116,17 @@ public class SubmissionDetail {
                 evalAiStatus == null ? "unreachable" : evalAiStatus.value(), accuracies, record.failureReason(),
                 job.orElse(null), pod.orElse(null),
                 ActionRules.cancel(record.submissionId(), record, evalAiStatus).unavailable().orElse(null),
-                ActionRules.resume(record.submissionId(), record, evalAiStatus).unavailable().orElse(null), problems);
+                ActionRules.resume(record.submissionId(), record, evalAiStatus).unavailable().orElse(null), problems,
+                routes);
+    }
+
+    /** Whether the record's phase is a track whose runs claim their routes from a route ledger. */
+    private boolean claimsRoutes(SubmissionRecord record) {
+        try {
+            return catalog.forPhase(Long.parseLong(record.phase())).filter(TrackSpec::claimsRoutes).isPresent();
+        } catch (NumberFormatException | NullPointerException e) {
+            return false;
+        }
     }
 
     /** The record's worker pairs; else as many as the pod or the status files show. */
