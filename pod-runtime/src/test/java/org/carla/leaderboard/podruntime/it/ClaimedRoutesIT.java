@@ -227,9 +227,65 @@ class ClaimedRoutesIT {
             assertThat(ledger(submission).read().entries()).as("no route stays claimed by the stopped pod")
                     .noneSatisfy(entry -> assertThat(entry.state()).isEqualTo(EntryState.CLAIMED));
         }
+        replacementDrivesOnlyWhatWasNotFinished(submission, finishedBefore, "PT30S");
+        assertThat(ledger(submission).read().entries()).as("the routes in flight at the stop were released, not left to "
+                + "their lease").anySatisfy(entry -> assertThat(entry.attempts()).anySatisfy(a -> assertThat(a.reason())
+                        .contains("SIGTERM")));
+    }
+
+    /**
+     * A node lost mid-run: every process of the pod dies at once (SIGKILL), so nothing is released; the routes its
+     * pairs held come back to the ledger when their leases lapse, and the replacement takes them over.
+     */
+    @Test
+    void aPodLostWithItsNodeCostsOnlyTheRoutesInFlight() throws Exception {
+        String submission = Long.toString(SUBMISSIONS.incrementAndGet());
+        List<String> finishedBefore;
+        List<String> inFlight;
+        try (Pod pod = new Pod(temp.resolve("pod-a"))) {
+            Map<String, String> first = podEnv(pod, submission, 2, "EVALUATOR_STANDIN_ROUTE_SECONDS", "1.5");
+            first.put("ROUTE_LEASE", "PT5S");
+            assertThat(Pod.exit(pod.start("init", first), RUN)).isZero();
+            int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
+            var containers = List.of(pod.start("logcopy", first), pod.start("simulator", pair(first, 1, pod.carlaPort)),
+                    pod.start("agent", pair(first, 1, pod.carlaPort)), pod.start("simulator", pair(first, 2, port2)),
+                    pod.start("agent", pair(first, 2, port2)));
+            long deadline = System.nanoTime() + RUN.toNanos();
+            while ((done(submission).size() < 2 || inFlight(submission).isEmpty()) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            for (Process container : containers) { // the node is gone: every process at once, no grace
+                container.descendants().forEach(ProcessHandle::destroyForcibly);
+                container.destroyForcibly();
+            }
+            for (Process container : containers) {
+                Pod.exit(container, Duration.ofSeconds(30));
+            }
+            finishedBefore = done(submission);
+            inFlight = inFlight(submission);
+            assertThat(finishedBefore).hasSizeBetween(2, 4);
+            assertThat(inFlight).as("routes were in flight when the node was lost").isNotEmpty();
+        }
+        replacementDrivesOnlyWhatWasNotFinished(submission, finishedBefore, "PT5S");
+        assertThat(ledger(submission).read().entries()).filteredOn(e -> inFlight.contains(e.key().routeId()))
+                .as("each route in flight was taken over once its lease lapsed, and driven to its end")
+                .allSatisfy(entry -> assertThat(entry.attempts()).extracting(a -> a.outcome())
+                        .containsExactly(AttemptOutcome.INFRASTRUCTURE, AttemptOutcome.DONE))
+                .allSatisfy(entry -> assertThat(entry.attempts().get(0).reason()).startsWith("lease lapsed at"));
+    }
+
+    private static List<String> inFlight(String submission) {
+        return ledger(submission).read().entries().stream().filter(e -> e.state() == EntryState.CLAIMED)
+                .map(e -> e.key().routeId()).toList();
+    }
+
+    /** A replacement pod of the run (another name) drives every route the first did not finish, and nothing else. */
+    private void replacementDrivesOnlyWhatWasNotFinished(String submission, List<String> finishedBefore, String lease)
+            throws Exception {
         try (Pod replacement = new Pod(temp.resolve("pod-b"))) {
             Map<String, String> env = podEnv(replacement, submission, 2, "EVALUATOR_STANDIN_ROUTE_SECONDS", "0.3");
             env.put("HOSTNAME", "team-7-" + submission + "-r1-0-fghij");
+            env.put("ROUTE_LEASE", lease);
             assertThat(Pod.exit(replacement.start("init", env), RUN)).isZero();
             int[] logcopy = new int[1];
             int[][] exits = new int[4][1];
@@ -247,7 +303,7 @@ class ClaimedRoutesIT {
             List<LedgerEntry> entries = ledger(submission).read().entries();
             assertThat(entries).allSatisfy(entry -> assertThat(entry.state()).isEqualTo(EntryState.DONE));
             assertThat(entries).filteredOn(e -> finishedBefore.contains(e.key().routeId()))
-                    .as("a route finished before the stop is never driven again")
+                    .as("a route finished before the first pod ended is never driven again")
                     .allSatisfy(entry -> assertThat(entry.attempts()).singleElement()
                             .satisfies(a -> assertThat(a.pod()).endsWith("abcde")));
             assertThat(entries).filteredOn(e -> !finishedBefore.contains(e.key().routeId()))
@@ -258,11 +314,8 @@ class ClaimedRoutesIT {
                         });
                         assertThat(entry.attempts()).filteredOn(a -> a.outcome() != AttemptOutcome.DONE)
                                 .allSatisfy(a -> assertThat(a.outcome()).isEqualTo(AttemptOutcome.INFRASTRUCTURE));
-                        assertThat(entry.tries()).as("the stop is not the route's fault").isZero();
+                        assertThat(entry.tries()).as("losing the pod is not the route's fault").isZero();
                     });
-            assertThat(entries).as("the routes in flight at the stop were released, not left to their lease")
-                    .anySatisfy(entry -> assertThat(entry.attempts()).anySatisfy(a -> assertThat(a.reason())
-                            .contains("SIGTERM")));
             CheckpointFile merged = ResultsJson.read(replacement.logs.resolve("agent_results.json"));
             assertThat(merged.checkpoint().records()).hasSize(5);
         }
