@@ -207,11 +207,7 @@ class ClaimedRoutesIT {
         List<String> finishedBefore;
         try (Pod pod = new Pod(temp.resolve("pod-a"))) {
             first = podEnv(pod, submission, 2, "EVALUATOR_STANDIN_ROUTE_SECONDS", "1.5");
-            assertThat(Pod.exit(pod.start("init", first), RUN)).isZero();
-            int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
-            var containers = List.of(pod.start("logcopy", first), pod.start("simulator", pair(first, 1, pod.carlaPort)),
-                    pod.start("agent", pair(first, 1, pod.carlaPort)), pod.start("simulator", pair(first, 2, port2)),
-                    pod.start("agent", pair(first, 2, port2)));
+            var containers = startTwoPairs(pod, first);
             long deadline = System.nanoTime() + RUN.toNanos();
             while (done(submission).size() < 2 && System.nanoTime() < deadline) {
                 Thread.sleep(100);
@@ -245,11 +241,7 @@ class ClaimedRoutesIT {
         try (Pod pod = new Pod(temp.resolve("pod-a"))) {
             Map<String, String> first = podEnv(pod, submission, 2, "EVALUATOR_STANDIN_ROUTE_SECONDS", "1.5");
             first.put("ROUTE_LEASE", "PT5S");
-            assertThat(Pod.exit(pod.start("init", first), RUN)).isZero();
-            int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
-            var containers = List.of(pod.start("logcopy", first), pod.start("simulator", pair(first, 1, pod.carlaPort)),
-                    pod.start("agent", pair(first, 1, pod.carlaPort)), pod.start("simulator", pair(first, 2, port2)),
-                    pod.start("agent", pair(first, 2, port2)));
+            var containers = startTwoPairs(pod, first);
             long deadline = System.nanoTime() + RUN.toNanos();
             while ((done(submission).size() < 2 || inFlight(submission).isEmpty()) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
@@ -272,6 +264,15 @@ class ClaimedRoutesIT {
                 .allSatisfy(entry -> assertThat(entry.attempts()).extracting(a -> a.outcome())
                         .containsExactly(AttemptOutcome.INFRASTRUCTURE, AttemptOutcome.DONE))
                 .allSatisfy(entry -> assertThat(entry.attempts().get(0).reason()).startsWith("lease lapsed at"));
+    }
+
+    /** init to its end, then logcopy and two pairs, each container a process of its own. */
+    private static List<Process> startTwoPairs(Pod pod, Map<String, String> env) throws Exception {
+        assertThat(Pod.exit(pod.start("init", env), RUN)).isZero();
+        int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
+        return List.of(pod.start("logcopy", env), pod.start("simulator", pair(env, 1, pod.carlaPort)),
+                pod.start("agent", pair(env, 1, pod.carlaPort)), pod.start("simulator", pair(env, 2, port2)),
+                pod.start("agent", pair(env, 2, port2)));
     }
 
     private static List<String> inFlight(String submission) {
