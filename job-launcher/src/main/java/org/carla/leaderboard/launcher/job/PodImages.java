@@ -1,9 +1,7 @@
 package org.carla.leaderboard.launcher.job;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 
 import org.carla.leaderboard.domain.record.RunImages;
 import org.carla.leaderboard.domain.record.RunImages.ContainerImage;
@@ -21,11 +19,9 @@ public final class PodImages {
     private PodImages() {
     }
 
-    /** The images of the Job's pod that started first ({@link PodStart}); empty while none has. */
-    public static Optional<RunImages> of(List<Pod> pods, int run) {
-        return pods.stream().filter(pod -> PodStart.of(pod).isPresent())
-                .min(Comparator.comparing(pod -> PodStart.of(pod).orElseThrow()))
-                .map(pod -> new RunImages(run, images(pod)));
+    /** The images of the run's started pod ({@link PodStart#firstStarted}). */
+    public static RunImages of(Pod pod, int run) {
+        return new RunImages(run, images(pod));
     }
 
     private static List<ContainerImage> images(Pod pod) {

@@ -41,8 +41,22 @@ public final class PodStart {
     }
 
     /** The pod of a Job the start is read from: the one that started first among those that did. */
+    public static Optional<Pod> firstStarted(List<Pod> pods) {
+        Pod first = null;
+        Instant firstStart = null;
+        for (Pod pod : pods) {
+            Optional<Instant> start = of(pod);
+            if (start.isPresent() && (firstStart == null || start.get().isBefore(firstStart))) {
+                first = pod;
+                firstStart = start.get();
+            }
+        }
+        return Optional.ofNullable(first);
+    }
+
+    /** When the Job's run started: its {@link #firstStarted} pod's start. */
     public static Optional<Instant> first(List<Pod> pods) {
-        return pods.stream().map(PodStart::of).flatMap(Optional::stream).min(Comparator.naturalOrder());
+        return firstStarted(pods).flatMap(PodStart::of);
     }
 
     private static Stream<ContainerStatus> containers(Pod pod) {

@@ -120,10 +120,11 @@ public class JobReporter {
         Instant now = Instant.now();
         List<Pod> pods = knownPods(name);
         Optional<Instant> announced = JobMetadata.startReported(job);
-        Optional<Instant> podStart = announced.or(() -> PodStart.first(pods));
-        if (announced.isEmpty() && podStart.isPresent()) {
+        Optional<Pod> started = announced.isPresent() ? Optional.empty() : PodStart.firstStarted(pods);
+        Optional<Instant> podStart = announced.or(() -> started.flatMap(PodStart::of));
+        if (started.isPresent()) {
             // It ran and ended before its start was announced: announce it with its end (the relay takes either order).
-            PodImages.of(pods, run.get()).ifPresent(images -> records.recordImages(submission.get(), images));
+            records.recordImages(submission.get(), PodImages.of(started.get(), run.get()));
             events.publish(JobStarted.of(submission.get(), run.get(), name, podStart.get(), now));
         }
         JobEnd end = JobEnd.of(job).orElseGet(() -> JobEnd.deleted(job, now));

@@ -64,13 +64,14 @@ public class RunStarts {
         }
         List<Pod> pods = kubernetes.pods().inNamespace(namespace).withLabel(JobMetadata.POD_JOB_NAME, jobName).list()
                 .getItems();
-        Optional<Instant> podStart = PodStart.first(pods);
+        Optional<Pod> started = PodStart.firstStarted(pods);
+        Optional<Instant> podStart = started.flatMap(PodStart::of);
         Optional<SubmissionIdentity> submission = JobMetadata.submission(job);
         Optional<Integer> run = JobMetadata.run(job);
         if (podStart.isEmpty() || submission.isEmpty() || run.isEmpty()) {
             return; // Not running yet; or unreadable, which its end's report will log.
         }
-        PodImages.of(pods, run.get()).ifPresent(images -> records.recordImages(submission.get(), images));
+        records.recordImages(submission.get(), PodImages.of(started.get(), run.get()));
         events.publish(JobStarted.of(submission.get(), run.get(), jobName, podStart.get(), Instant.now()));
         Instant jobStart = RunDeadline.countedFrom(job);
         var annotations = Map.of(JobMetadata.STARTED_REPORTED, podStart.get().toString());
