@@ -63,6 +63,65 @@ class ClusterTests {
     }
 
     @Test
+    void theSpotGpuGroupIsTheOnDemandGroupBoughtOnTheSpotMarketAndToldApart() {
+        Map<String, Object> onDemand = gpuNodeGroup();
+        Map<String, Object> spot = spotGpuNodeGroup();
+
+        assertThat(spot).containsEntry("spot", true).containsEntry("instanceTypes", List.of(onDemand.get("instanceType")));
+        assertThat(map(onDemand.get("labels"))).containsEntry(CAPACITY_LABEL, "on-demand");
+        assertThat(map(spot.get("labels"))).containsEntry(CAPACITY_LABEL, "spot");
+        assertThat(map(onDemand.get("tags"))).containsEntry(NODE_TEMPLATE_LABEL + CAPACITY_LABEL, "on-demand");
+        assertThat(map(spot.get("tags"))).containsEntry(NODE_TEMPLATE_LABEL + CAPACITY_LABEL, "spot");
+        // Everything else is the same node: size, subnets, AMI, IMDS, the runtime's settings, taints, labels and tags.
+        assertThat(sameNodeAs(spot)).isEqualTo(sameNodeAs(onDemand));
+    }
+
+    @Test
+    void theAutoscalerTriesTheSpotGroupFirstAndTheOnDemandGroupWhenSpotHasNoNode() {
+        Deployment autoscaler = (Deployment) DeployFiles.objects(DeployFiles.deploy("cluster/cluster-autoscaler.yml")).stream()
+                .filter(Deployment.class::isInstance).findFirst().orElseThrow();
+        assertThat(autoscaler.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand())
+                .contains("--expander=priority,least-waste");
+        io.fabric8.kubernetes.api.model.ConfigMap priorities = DeployFiles.objects(DeployFiles.deploy("cluster/cluster-autoscaler.yml"))
+                .stream().filter(io.fabric8.kubernetes.api.model.ConfigMap.class::isInstance)
+                .map(io.fabric8.kubernetes.api.model.ConfigMap.class::cast)
+                .filter(map -> map.getMetadata().getName().equals("cluster-autoscaler-priority-expander")).findFirst().orElseThrow();
+        assertThat(priorities.getMetadata().getNamespace()).isEqualTo(autoscaler.getMetadata().getNamespace());
+        Map<Integer, List<String>> byPriority = new Yaml().load(priorities.getData().get("priorities"));
+
+        // EKS names a managed node group's Auto Scaling group eks-<node group name>-<uuid>.
+        String uuid = "-7ac6b3d1-55f0-c4a2-1e0b-2d9f0c8e4a11";
+        int spot = priority(byPriority, "eks-" + spotGpuNodeGroup().get("name") + uuid);
+        int onDemand = priority(byPriority, "eks-" + gpuNodeGroup().get("name") + uuid);
+        assertThat(spot).isGreaterThan(onDemand);
+        assertThat(onDemand).as("the on-demand group stays a choice").isGreaterThanOrEqualTo(0);
+    }
+
+    /** The priority expander's rule: the highest priority with a regular expression matching the group's name; -1: none. */
+    private static int priority(Map<Integer, List<String>> byPriority, String autoScalingGroup) {
+        return byPriority.entrySet().stream()
+                .filter(entry -> entry.getValue().stream().anyMatch(regex -> java.util.regex.Pattern.compile(regex)
+                        .matcher(autoScalingGroup).find()))
+                .mapToInt(Map.Entry::getKey).max().orElse(-1);
+    }
+
+    private static final String CAPACITY_LABEL = "leaderboard.carla.org/capacity";
+    private static final String NODE_TEMPLATE_LABEL = "k8s.io/cluster-autoscaler/node-template/label/";
+
+    /** A GPU group without what tells the two apart: its name, how it is bought, its capacity label. */
+    private static Map<String, Object> sameNodeAs(Map<String, Object> group) {
+        var same = new java.util.TreeMap<>(group);
+        same.keySet().removeAll(List.of("name", "instanceType", "instanceTypes", "spot"));
+        var labels = new java.util.TreeMap<>(map(group.get("labels")));
+        labels.remove(CAPACITY_LABEL);
+        same.put("labels", labels);
+        var tags = new java.util.TreeMap<>(map(group.get("tags")));
+        tags.remove(NODE_TEMPLATE_LABEL + CAPACITY_LABEL);
+        same.put("tags", tags);
+        return same;
+    }
+
+    @Test
     void kueuesFlavorSelectsAndToleratesTheGpuGroup() {
         GenericKubernetesResource flavor = (GenericKubernetesResource) DeployFiles.objects(
                 DeployFiles.deploy("submissions/kueue/gpu-quota.yml")).stream()
@@ -174,6 +233,12 @@ class ClusterTests {
         return list(cluster.get("managedNodeGroups")).stream().map(CloudFormationTemplate::map)
                 .filter(group -> "g5.12xlarge".equals(group.get("instanceType"))).findFirst()
                 .orElseThrow(() -> new AssertionError("no g5.12xlarge node group"));
+    }
+
+    private Map<String, Object> spotGpuNodeGroup() {
+        return list(cluster.get("managedNodeGroups")).stream().map(CloudFormationTemplate::map)
+                .filter(group -> Boolean.TRUE.equals(group.get("spot"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no Spot node group"));
     }
 
     private static List<Taint> taints(Map<String, Object> nodeGroup) {

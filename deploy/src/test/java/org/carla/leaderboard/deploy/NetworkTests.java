@@ -144,7 +144,7 @@ class NetworkTests {
     }
 
     @ParameterizedTest(name = "the {0} node group runs in its own subnets")
-    @ValueSource(strings = {"services", "gpu-submissions"})
+    @ValueSource(strings = {"services", "gpu-submissions", "gpu-submissions-spot"})
     void everyNodeGroupRunsInTheSubnetsMeantForIt(String group) {
         Map<String, Object> cluster = new Yaml().load(DeployFiles.read(DeployFiles.deploy("cluster/cluster.yaml")));
         Map<String, Object> privateSubnets = map(map(map(cluster.get("vpc")).get("subnets")).get("private"));
