@@ -263,6 +263,13 @@ public final class QueueConsumer implements AutoCloseable {
         } catch (RejectedMessageException e) {
             heartbeat.cancel(false);
             outcome = deadLetter(message, receiveCount, e.reason(), e.getMessage());
+        } catch (ArrivedEarlyException e) {
+            heartbeat.cancel(false);
+            Duration backoff = options.backoffAfter(receiveCount);
+            LOG.infof("queue %s: message %s came early (receive %d), tried again in %ds: %s", queue.name(),
+                    message.messageId(), receiveCount, backoff.toSeconds(), printable(e.getMessage()));
+            makeVisibleAfter(message, backoff);
+            outcome = "early";
         } catch (Exception e) {
             // Passing (a dependency down, or a bug that a fix will mend): never dead-lettered by us.
             heartbeat.cancel(false);

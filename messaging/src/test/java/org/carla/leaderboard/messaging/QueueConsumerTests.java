@@ -180,6 +180,29 @@ class QueueConsumerTests {
     }
 
     @Test
+    void aMessageThatCameEarlyWaitsItsBackOffAndIsHandledOnceWhatItFollowsIsThere() {
+        var attempts = new AtomicInteger();
+        var startRecorded = new java.util.concurrent.atomic.AtomicBoolean();
+        consumer = new QueueConsumer(stack.sqs(), queue, message -> {
+            attempts.incrementAndGet();
+            if (!startRecorded.get()) {
+                throw new ArrivedEarlyException("run 1 is PENDING: its start is not recorded yet");
+            }
+        }, fast().withRetryBackoff(Duration.ofSeconds(2), Duration.ofSeconds(2)), registry);
+        consumer.start();
+        send("progress of run 1");
+        await().atMost(ElasticMq.PATIENCE).until(() -> attempts.get() >= 2);
+        assertThat(visibleAndInFlight()).as("it waits on the queue").isEqualTo(1);
+
+        startRecorded.set(true);
+
+        await().atMost(ElasticMq.PATIENCE).until(() -> visibleAndInFlight() == 0);
+        assertThat(deadLetters()).isEmpty();
+        assertThat(registry.find("leaderboard.queue.handling").tag("outcome", "early").timer().count())
+                .isEqualTo(attempts.get() - 1L);
+    }
+
+    @Test
     void aSlowHandlerKeepsItsMessageInvisible() {
         var calls = new AtomicInteger();
         var release = new CountDownLatch(1);

@@ -6,6 +6,7 @@ import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.domain.track.TrackCatalog;
+import org.carla.leaderboard.messaging.ArrivedEarlyException;
 import org.carla.leaderboard.messaging.MessageHandler;
 import org.carla.leaderboard.messaging.ReceivedMessage;
 import org.carla.leaderboard.relay.store.SubmissionRecords;
@@ -13,7 +14,9 @@ import org.jboss.logging.Logger;
 
 /**
  * One report of {@code progress-reports}, which submission pods send and a participant's code may forge: believed only
- * when the submission's record exists, its current run is the report's and that run is RUNNING. The submission's
+ * when the submission's record exists, its current run is the report's and that run is RUNNING; a report of the
+ * current run before its start is recorded (the pod's first reports can overtake job-launcher's {@code job-started})
+ * waits on the queue until it is. The submission's
  * identity (team name, challenge, phase, track) comes from the record, never from the report; the files relayed come
  * from the submission's own prefix; news goes to EvalAI through the {@link EvalAiOutbox}, after the run's next list. A
  * report not believed is logged, counted by reason and deleted.
@@ -69,8 +72,9 @@ public class ProgressReportHandler implements MessageHandler {
             return;
         }
         if (!record.is(SubmissionStatus.RUNNING)) {
-            drop(report, RelayMetrics.NOT_RUNNING, "run " + record.run() + " is " + record.status());
-            return;
+            // SUBMITTED or PENDING: the pod runs (it reported), job-launcher's job-started is not handled yet.
+            throw new ArrivedEarlyException("run " + record.run() + " is " + record.status()
+                    + ": its start is not recorded yet");
         }
         var identity = record.identity().get();
         running.progress(record, identity, report, leaderboard.forPhase(catalog, identity.phasePk()))
