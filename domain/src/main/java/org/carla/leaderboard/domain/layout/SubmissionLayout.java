@@ -9,8 +9,10 @@ import org.carla.leaderboard.domain.status.StatusFiles;
  */
 public final class SubmissionLayout {
 
+    /** The folder of the control objects: the relay's, never a file of the logs volume. */
+    public static final String CONTROL_DIR = "control";
     /** The object whose presence tells logcopy that the run is cancelled. */
-    public static final String CANCEL_CONTROL = "control/cancel";
+    public static final String CANCEL_CONTROL = CONTROL_DIR + "/cancel";
     /** Longest key S3 takes, in UTF-8 bytes. */
     public static final int MAX_KEY_BYTES = 1024;
 

@@ -8,6 +8,7 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.status.StatusFiles;
 
 import software.amazon.awssdk.core.sync.ResponseTransformer;
@@ -52,18 +53,19 @@ public class SubmissionArchive {
     }
 
     /**
-     * Downloads every object under {@code <id>/} except the status files into {@code into} (a fresh folder). A key
+     * Downloads every object under {@code <id>/} except the status files and the control objects into {@code into} (a fresh folder). A key
      * that would leave the folder ({@code ..}, absolute) is refused; any failure throws, and the caller discards the
      * folder.
      */
     public long download(String bucket, String submissionId, Path into) throws IOException {
         String prefix = submissionId + "/";
         String status = prefix + StatusFiles.DIRECTORY + "/";
+        String control = prefix + SubmissionLayout.CONTROL_DIR + "/";
         Path root = into.toAbsolutePath().normalize();
         long count = 0;
         for (S3Object object : s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents()) {
             String key = object.key();
-            if (key.endsWith("/") || key.startsWith(status)) {
+            if (key.endsWith("/") || key.startsWith(status) || key.startsWith(control)) {
                 continue;
             }
             Path file = root.resolve(key.substring(prefix.length())).normalize();

@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.results.AtomicFile;
 import org.carla.leaderboard.podruntime.logcopy.GuardedOpen.BlockedOpenException;
 import org.carla.leaderboard.podruntime.volume.SharedFiles;
@@ -42,6 +43,11 @@ final class VolumeFiles {
     static final int MAX_NAMES = 20_000;
 
     private static final Set<StandardOpenOption> READ = Set.of(StandardOpenOption.READ);
+    /**
+     * The volume's {@code control/}: under the submission's prefix that folder holds the relay's control objects (the
+     * cancel), so nothing of the volume is uploaded there.
+     */
+    static final String CONTROL = SubmissionLayout.CONTROL_DIR;
 
     private final Path root;
     private final GuardedOpen guard;
@@ -330,6 +336,10 @@ final class VolumeFiles {
                 String relative = prefix + name;
                 if (taken.test(relative)) {
                     continue; // logcopy's own: whatever a participant put at that name is not taken
+                }
+                if (relative.equals(CONTROL)) {
+                    skipped.add(new Skipped(relative + "/", "its S3 keys are the relay's control objects"));
+                    continue;
                 }
                 BasicFileAttributes attributes;
                 try {

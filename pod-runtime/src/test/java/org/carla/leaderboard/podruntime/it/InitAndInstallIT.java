@@ -105,13 +105,15 @@ class InitAndInstallIT {
         put(id + "/evalai/results.json", "[]");
         put(id + "/containers-status/agent-1.crash0", "");
         put(id + "/containers-status/simulator-1.crash0", "");
+        put(id + "/control/cancel", "");
         put("other-submission/containers-status/agent-1.done", "");
         Path logs = temp.resolve("logs");
 
         assertThat(run("init", resumeEnv(id, logs, bucket))).isZero();
 
         assertThat(keys(id + "/")).containsExactlyInAnyOrder(id + "/agent/agent1/agent_results.json",
-                id + "/agent/agent1/leaderboard.log", id + "/evalai/results.json");
+                id + "/agent/agent1/leaderboard.log", id + "/evalai/results.json", id + "/control/cancel");
+        assertThat(logs.resolve("control")).as("the relay's control objects are not the volume's").doesNotExist();
         assertThat(keys("other-submission/")).hasSize(1);
         assertThat(logs.resolve("agent/agent1/leaderboard.log")).hasContent("route 0\nroute 1\n");
         assertThat(logs.resolve("evalai/results.json")).hasContent("[]");

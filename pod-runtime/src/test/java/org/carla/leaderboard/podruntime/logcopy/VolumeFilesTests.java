@@ -65,6 +65,22 @@ class VolumeFilesTests {
     }
 
     @Test
+    void aControlFolderInTheVolumeIsNeverTakenForTheRelaysControlObjects() throws Exception {
+        Path logs = Files.createDirectories(temp.resolve("logs"));
+        write(logs, "control/cancel", "");
+        write(logs, "agent/control/notes.txt", "a participant's own folder of that name, elsewhere");
+        var volume = new VolumeFiles(logs, guard);
+
+        VolumeFiles.Listing listing = volume.walk(name -> false);
+
+        // Uploaded, it was <submission id>/control/cancel: the cancel object logcopy itself looks for.
+        assertThat(listing.files()).extracting(VolumeFiles.Found::relative).containsExactly("agent/control/notes.txt");
+        assertThat(listing.skipped()).extracting(VolumeFiles.Skipped::relative, VolumeFiles.Skipped::why)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("control/",
+                        "its S3 keys are the relay's control objects"));
+    }
+
+    @Test
     void aNamedPipeIsNeverOpened() throws Exception {
         Path logs = Files.createDirectories(temp.resolve("logs"));
         mkfifo(Files.createDirectories(logs.resolve("evalai")).resolve("stdout.txt"));
