@@ -46,6 +46,8 @@ final class PodLayout {
     private final PodSpec spec;
     private final Map<String, Path> volumes = new HashMap<>();
     private final List<String> portVariables;
+    /** The first port of the pod's {@link PortBlocks} block, -1 when it has none. */
+    private int portBlock = -1;
     private final int portShift;
     private final boolean switchUsers;
 
@@ -111,7 +113,11 @@ final class PodLayout {
         }
     }
 
-    private static int portShift(PodSpec spec, List<String> names) throws IOException {
+    /**
+     * How far this pod's declared ports move: the lowest to the first port of a block of its own ({@link PortBlocks});
+     * when no block is free, to a free port the kernel picks (as another process may take it meanwhile, the fallback).
+     */
+    private int portShift(PodSpec spec, List<String> names) throws IOException {
         var containers = new ArrayList<Container>();
         if (spec.getInitContainers() != null) {
             containers.addAll(spec.getInitContainers());
@@ -119,15 +125,28 @@ final class PodLayout {
         if (spec.getContainers() != null) {
             containers.addAll(spec.getContainers());
         }
-        int lowest = containers.stream().flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.<EnvVar>empty()
-                        : c.getEnv().stream())
+        List<Integer> declared = containers.stream().flatMap(c -> c.getEnv() == null
+                        ? java.util.stream.Stream.<EnvVar>empty() : c.getEnv().stream())
                 .filter(v -> names.contains(v.getName())).map(v -> port(v.getValue())).filter(p -> p != null)
-                .mapToInt(Integer::intValue).min().orElse(-1);
-        if (lowest < 0) {
+                .distinct().toList();
+        if (declared.isEmpty()) {
             return 0;
+        }
+        int lowest = declared.stream().mapToInt(Integer::intValue).min().orElseThrow();
+        portBlock = PortBlocks.take(declared);
+        if (portBlock >= 0) {
+            return portBlock - lowest;
         }
         try (var socket = new java.net.ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort() - lowest;
+        }
+    }
+
+    /** Gives back the pod's block of ports: the pod has ended. */
+    void releasePorts() {
+        if (portBlock >= 0) {
+            PortBlocks.release(portBlock);
+            portBlock = -1;
         }
     }
 

@@ -449,6 +449,9 @@ final class PodRun {
 
     private void end() {
         capacity.release(podName);
+        if (layout != null) {
+            layout.releasePorts();
+        }
         thread.shutdown();
     }
 
