@@ -28,8 +28,6 @@ import org.carla.leaderboard.domain.ledger.AttemptOutcome;
 import org.carla.leaderboard.domain.ledger.ClaimPolicy;
 import org.carla.leaderboard.domain.ledger.EntryState;
 import org.carla.leaderboard.domain.ledger.LedgerEntry;
-import org.carla.leaderboard.domain.ledger.LedgerItems;
-import org.carla.leaderboard.domain.ledger.RouteLedgerTable;
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.LaunchRequest;
@@ -366,7 +364,7 @@ class LocalRunIT {
             String prefix = submission.submissionId() + "/";
             assertThat(keys).contains(prefix + "evalai/results.json", prefix + "evalai/stdout.txt",
                     prefix + "evalai/metadata.json", prefix + "agent/agent1/leaderboard.log");
-            if (submission.scenario() == Scenario.CLAIMED) {
+            if (submission.scenario().claimsRoutes()) {
                 // A checkpoint per claim, the merged results the ledger's.
                 assertThat(keys).anyMatch(key -> key.startsWith(prefix + "agent/agent1/claim-"))
                         .anyMatch(key -> key.startsWith(prefix + "agent/agent2/claim-"))
@@ -446,9 +444,9 @@ class LocalRunIT {
             assertThat(onIt).as("finished submissions of a Leaderboard %s track", version).isNotEmpty();
             for (SubmissionRun submission : onIt) {
                 // What its evaluators printed, in every pod: S3's copy may lack a lost pod's last lines (NODE_LOST);
-                // every pair's, where pairs claim their routes (CLAIMED).
+                // every pair's, where pairs claim their routes (CLAIMED, SPOT).
                 String log = containerLog(submission, "agent-1")
-                        + (submission.scenario() == Scenario.CLAIMED ? containerLog(submission, "agent-2") : "");
+                        + (submission.scenario().claimsRoutes() ? containerLog(submission, "agent-2") : "");
                 for (int position = 0; position < submission.routeIds().size(); position++) {
                     assertThat(log).as("submission %s", submission.submissionId())
                             .contains(prepared(submission, position));
@@ -489,13 +487,7 @@ class LocalRunIT {
     @Order(8)
     void aClaimedRunDrivesEachRouteOnceTheLongestFirstAndEndsBeforeItsStaticSplitWould() {
         var claimed = submission(Scenario.CLAIMED);
-        String partition = RouteLedgerTable.ledgerPartition(claimed.leaderboard(), claimed.submissionId(), 1);
-        List<LedgerEntry> entries = system.stack().dynamoDb().queryPaginator(r -> r.tableName(
-                RouteLedgerTable.DEFAULT_NAME).consistentRead(true).keyConditionExpression("#l = :l")
-                .expressionAttributeNames(Map.of("#l", RouteLedgerTable.LEDGER))
-                .expressionAttributeValues(Map.of(":l", AttributeValue.fromS(partition)))).items().stream()
-                .filter(item -> !RouteLedgerTable.RUN_ENTRY.equals(item.get(RouteLedgerTable.ENTRY).s()))
-                .map(item -> LedgerItems.entry(item).value()).toList();
+        List<LedgerEntry> entries = claimed.ledger(system.stack().dynamoDb());
 
         assertThat(claimed.routesDone()).isEqualTo(4);
         assertThat(entries).hasSize(4).allSatisfy(entry -> {
@@ -519,6 +511,45 @@ class LocalRunIT {
                 .max(Comparator.naturalOrder()).orElseThrow()).toMillis() / 1000.0;
         assertThat(claimedEnd).as("claimed routes end before the static split would (%.1f s)", staticEnd)
                 .isLessThan(staticEnd);
+    }
+
+    @Test
+    @Order(8)
+    void aSpotInterruptionCostsOnlyTheRoutesInFlightAndNoRoutesBudget() {
+        var spot = submission(Scenario.SPOT);
+        Instant interrupted = spot.interruptedAt().orElseThrow(() -> new AssertionError(
+                "its node was never reclaimed: no route was filed while another drove"));
+        assertThat(jobsOf(spot)).as("one Job: the controller replaced its pod").hasSize(1);
+        assertThat(podsOf(spot)).as("the interrupted pod and its replacement").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(spot.routesDone()).isEqualTo(4);
+
+        List<LedgerEntry> entries = spot.ledger(system.stack().dynamoDb());
+        assertThat(entries).hasSize(4).allSatisfy(entry -> {
+            assertThat(entry.state()).isEqualTo(EntryState.DONE);
+            assertThat(entry.attempts()).as("%s: driven to its end once", entry.key())
+                    .filteredOn(attempt -> attempt.outcome() == AttemptOutcome.DONE).hasSize(1);
+            assertThat(entry.attempts().get(entry.attempts().size() - 1).outcome()).isEqualTo(AttemptOutcome.DONE);
+            assertThat(entry.tries()).as("%s: the interruption charged no route's budget", entry.key()).isZero();
+        });
+        List<Attempt> lost = entries.stream().flatMap(entry -> entry.attempts().stream())
+                .filter(attempt -> attempt.outcome() != AttemptOutcome.DONE).toList();
+        assertThat(lost).as("the routes in flight when the node went").isNotEmpty().allSatisfy(attempt -> {
+            assertThat(attempt.outcome()).isEqualTo(AttemptOutcome.INFRASTRUCTURE);
+            // Given back by logcopy on SIGTERM, within the grace period: no lease had to lapse.
+            assertThat(attempt.reason()).contains("SIGTERM").doesNotContain("lease lapsed");
+            assertThat(attempt.ended()).isBetween(interrupted, interrupted.plusSeconds(30));
+        });
+        String interruptedPod = lost.get(0).pod();
+        assertThat(entries).as("a route filed before the interruption was not driven again")
+                .anySatisfy(entry -> assertThat(entry.attempts()).singleElement().satisfies(attempt -> {
+                    assertThat(attempt.pod()).isEqualTo(interruptedPod);
+                    assertThat(attempt.ended()).isBefore(interrupted);
+                }));
+        assertThat(entries).as("the routes given back, driven by the replacement pod")
+                .filteredOn(entry -> entry.attempts().size() > 1)
+                .isNotEmpty()
+                .allSatisfy(entry -> assertThat(entry.attempts().get(entry.attempts().size() - 1).pod())
+                        .isNotEqualTo(interruptedPod));
     }
 
     @Test

@@ -12,10 +12,13 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import org.carla.leaderboard.domain.ledger.EntryState;
+import org.carla.leaderboard.domain.ledger.LedgerEntry;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
@@ -32,6 +35,8 @@ public final class LocalRun {
     public static final List<Long> PHASES = List.of(2075L, 1188L);
     static final Duration POLL = Duration.ofMillis(500);
     static final String NAMESPACE = "submissions";
+    /** Kubernetes' default {@code terminationGracePeriodSeconds}. */
+    private static final long DEFAULT_GRACE_SECONDS = 30;
     private static final Logger LOG = Logger.getLogger(LocalRun.class.getName());
 
     private final LocalSystem system;
@@ -77,7 +82,7 @@ public final class LocalRun {
     private SubmissionRun create(Scenario scenario) {
         int index = runs.size() + 1;
         long phase = scenario == Scenario.CAPACITY ? Scenario.CAPACITY_PHASE
-                : scenario == Scenario.CLAIMED ? Scenario.CLAIMED_PHASE : PHASES.get((index - 1) % PHASES.size());
+                : scenario.claimsRoutes() ? Scenario.CLAIMED_PHASE : PHASES.get((index - 1) % PHASES.size());
         TrackSpec track = catalog.forPhase(phase).orElseThrow();
         var view = system.stack().evalAi().createSubmission(NewSubmission.of(1000 + index, scenario.teamName(index),
                 phase, scenario.image(index)));
@@ -182,6 +187,9 @@ public final class LocalRun {
                         if (run.losesItsNodeNow()) {
                             loseNode(run);
                         }
+                        if (run.awaitsItsInterruption() && routeFiledWhileAnotherDrives(run)) {
+                            interrupt(run);
+                        }
                         if (pods != null && pods.waitsForCapacity(run.submissionId())) {
                             run.podWaits(system.stack().evalAi());
                         }
@@ -212,6 +220,29 @@ public final class LocalRun {
                     LOG.info("submission " + run.submissionId() + ": the node of pod " + pod.name() + " is lost");
                     run.nodeLost();
                 });
+    }
+
+    /** SPOT's moment: a route of its run is filed (DONE) while another is claimed (in flight). */
+    private boolean routeFiledWhileAnotherDrives(SubmissionRun run) {
+        var states = run.ledger(system.stack().dynamoDb()).stream().map(LedgerEntry::state).toList();
+        return states.contains(EntryState.DONE) && states.contains(EntryState.CLAIMED);
+    }
+
+    /**
+     * The cluster's part in SPOT: the node of the submission's running pod shuts down, and the kubelet gives the pod
+     * its grace period (its Job's {@code terminationGracePeriodSeconds}, Kubernetes' 30 s when unset). The kubelet's
+     * part runs beside the run's loop, which goes on looking at the other submissions meanwhile.
+     */
+    private void interrupt(SubmissionRun run) {
+        pods().of(run.submissionId()).stream().filter(pod -> pod.placedAt().isPresent()).findFirst().ifPresent(pod -> {
+            var job = system.stack().kubernetes().batch().v1().jobs().inNamespace(NAMESPACE).withName(pod.job()).get();
+            Long seconds = job == null ? null : job.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
+            Duration grace = Duration.ofSeconds(seconds == null ? DEFAULT_GRACE_SECONDS : seconds);
+            run.interrupted(Instant.now());
+            CompletableFuture.runAsync(() -> LOG.info("submission " + run.submissionId() + ": the node of pod "
+                    + pod.name() + " shuts down (spot), grace " + grace + ": "
+                    + (system.stack().jobRunner().interrupt(pod.job(), grace) ? "done" : "the pod had no node")));
+        });
     }
 
     /** Waits (bounded) until job-launcher has removed every Job: it does so once it reported the Job's end. */

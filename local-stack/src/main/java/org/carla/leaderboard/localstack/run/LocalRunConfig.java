@@ -58,7 +58,7 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
      * held node group kept waiting with it start beside it), short enough that waiting past it costs little: the
      * mixed run ends about when it does.
      */
-    public static final Duration CAPACITY_DEADLINE = Duration.ofSeconds(120);
+    public static final Duration CAPACITY_DEADLINE = Duration.ofSeconds(150);
 
     /**
      * The stuck rules that mend a lost message (domain {@code StuckRules}) at the demo's pace, so a run of a few

@@ -68,7 +68,14 @@ public enum Scenario {
      * first two routes take {@link #CLAIMED_LONG} route times each, the others half of one. The static split would give
      * one pair both long routes.
      */
-    CLAIMED("FINISHED");
+    CLAIMED("FINISHED"),
+    /**
+     * CLAIMED's track on a spot node, reclaimed once a route is filed while another drives: the node shuts down
+     * ({@code DisruptionTarget}, SIGTERM to every container, the pod's grace period, then SIGKILL). logcopy gives back
+     * the claims in flight; the Job controller's replacement pod drives those routes, and no finished one, again. Its
+     * first route takes {@link #SPOT_LONG} route times, so it is in flight when the interruption comes.
+     */
+    SPOT("FINISHED");
 
     /** The route (its position in the routes file, from 0) at which the RESUME scenario's evaluator crashes in its first Job. */
     static final int RESUME_CRASH_ROUTE = 2;
@@ -82,6 +89,8 @@ public enum Scenario {
     public static final long CLAIMED_PHASE = 2076;
     /** How many route times the CLAIMED scenario's first two routes take. */
     static final int CLAIMED_LONG = 4;
+    /** How many route times the SPOT scenario's first route takes; the others take one. */
+    static final int SPOT_LONG = 10;
     /** The text the FORGED_LINKS participant hides outside the logs volume; it must reach no bucket and no EvalAI. */
     public static final String OUTSIDE_SECRET = "read from outside the logs volume";
 
@@ -112,6 +121,11 @@ public enum Scenario {
     /** The participant's image of submission {@code index}: one no registry has for UNPULLABLE (LocalRunConfig). */
     public String image(int index) {
         return "registry.local/team-" + index + "/agent:" + label();
+    }
+
+    /** Whether its track's pairs claim their routes from the run's route ledger (CLAIMED's phase). */
+    public boolean claimsRoutes() {
+        return this == CLAIMED || this == SPOT;
     }
 
     /** Whether a participant's hostile code plays a part in it. */
@@ -163,7 +177,7 @@ public enum Scenario {
         String last = routeIds.get(routeIds.size() - 1);
         return switch (this) {
             // It never drives, or stops at its second route on its own forged cancel; or its routes' times are measured.
-            case UNPULLABLE, CANCEL_PENDING, FORGED_STATUS, CLAIMED -> Map.of();
+            case UNPULLABLE, CANCEL_PENDING, FORGED_STATUS, CLAIMED, SPOT -> Map.of();
             case CANCEL -> Map.of(HeldRoute.AT_ROUTE, second, HeldRoute.SECONDS, "240");
             case NODE_LOST -> Map.of(HeldRoute.AT_ROUTE, second, HeldRoute.UNTIL_SHOWN, shownAt,
                     HeldRoute.UNTIL_ROUTES, "1");
@@ -199,6 +213,7 @@ public enum Scenario {
             case FORGED_LINKS -> hostile(outside, null, "results-symlink-outside", "evalai-fifo");
             // The stand-in routes 0 and 1 are the longest by length, so the ledger expects them to take longest.
             case CLAIMED -> Map.of(EvaluatorStandIn.ROUTE_SECONDS_BY_ID, claimedDurations(config, routeIds));
+            case SPOT -> Map.of(EvaluatorStandIn.ROUTE_SECONDS_BY_ID, spotDurations(config, routeIds));
         };
     }
 
@@ -208,6 +223,16 @@ public enum Scenario {
         var times = new ArrayList<String>();
         for (int i = 0; i < routeIds.size(); i++) {
             times.add(routeIds.get(i) + ":" + (i < 2 ? routeSeconds * CLAIMED_LONG : routeSeconds / 2));
+        }
+        return String.join(",", times);
+    }
+
+    /** The SPOT scenario's route times: the first {@link #SPOT_LONG} route times, the others one. */
+    static String spotDurations(LocalRunConfig config, List<String> routeIds) {
+        double routeSeconds = config.routeTime().toMillis() / 1000.0;
+        var times = new ArrayList<String>();
+        for (int i = 0; i < routeIds.size(); i++) {
+            times.add(routeIds.get(i) + ":" + (i == 0 ? routeSeconds * SPOT_LONG : routeSeconds));
         }
         return String.join(",", times);
     }

@@ -6,10 +6,13 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
+import org.carla.leaderboard.domain.ledger.LedgerEntry;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.localstack.evalai.SubmissionView;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,10 +34,12 @@ public final class SubmissionRun {
     private final String track;
     private final String leaderboard;
     private final String bucket;
+    private final String ledgerTable;
     private final List<String> routeIds;
     private volatile SubmissionView view;
     private volatile boolean cancelRequested;
     private volatile boolean nodeLost;
+    private volatile Instant interruptedAt;
     private volatile boolean resumeRequested;
     private volatile boolean finalUpdateReceived;
 
@@ -45,6 +50,7 @@ public final class SubmissionRun {
         this.track = track.track();
         this.leaderboard = track.leaderboard();
         this.bucket = track.bucket();
+        this.ledgerTable = track.ledgerTable();
         this.routeIds = LocalRunConfig.routeIds(track.leaderboardVersion(), track.routes());
     }
 
@@ -80,6 +86,25 @@ public final class SubmissionRun {
     /** Whether the node of its pod was lost (NODE_LOST). */
     public boolean lostItsNode() {
         return nodeLost;
+    }
+
+    /** The route ledger of its first run (a track whose pairs claim their routes), as an operator reads it. */
+    public List<LedgerEntry> ledger(DynamoDbClient dynamoDb) {
+        return RunLedger.entries(dynamoDb, ledgerTable, leaderboard, submissionId(), 1);
+    }
+
+    /** SPOT: its node was not reclaimed yet and it has not ended (the ledger says when: {@link LocalRun}). */
+    boolean awaitsItsInterruption() {
+        return scenario == Scenario.SPOT && interruptedAt == null && !FINAL.contains(status());
+    }
+
+    void interrupted(Instant at) {
+        interruptedAt = at;
+    }
+
+    /** When the node of its pod was reclaimed (SPOT), if it was. */
+    public Optional<Instant> interruptedAt() {
+        return Optional.ofNullable(interruptedAt);
     }
 
     /**
