@@ -289,6 +289,16 @@ class LocalRunIT {
                 assertThat(images.path("containers").get(i).path("image_id").asText())
                         .isEqualTo(ran.containers().get(i).imageId());
             }
+            // What it drove with, as its init read it in the Leaderboard image: in the metadata and the record.
+            int run = Integer.parseInt(record(finished).get(SubmissionTable.RUN).n());
+            var version = new TrackCatalog(system.stack().evaluation()).forPhase(finished.view().phasePk())
+                    .orElseThrow().leaderboardVersion();
+            var expected = LocalRunConfig.imageVersions(finished.leaderboard(), version, run);
+            JsonNode versions = metadata.path("versions");
+            assertThat(versions.path("run").asInt()).isEqualTo(run);
+            expected.known().forEach((name, value) -> assertThat(versions.path(name).asText()).as(name)
+                    .isEqualTo(value));
+            assertThat(record(finished).get(SubmissionTable.RUN_VERSIONS)).isEqualTo(expected.attribute());
         }
     }
 

@@ -8,14 +8,18 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.inject.Inject;
 
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
 import org.carla.leaderboard.domain.event.NotLaunched;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.record.RunImages;
 import org.carla.leaderboard.domain.record.RunImages.ContainerImage;
+import org.carla.leaderboard.domain.record.RunVersions;
+import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.Metric;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.localstack.RunningStack;
@@ -57,6 +61,10 @@ class ResultsRelayTests {
         var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).podRan(new RunImages(1, List.of(
                 new ContainerImage("agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST),
                 new ContainerImage("simulator-1", "carlasim/carla:0.9.15", "docker.io/carlasim/carla@" + DIGEST))));
+        // What run 1's init read in the Leaderboard image.
+        var versions = new RunVersions(1, Optional.of("1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d"), Optional.of("0.9.13"),
+                Optional.of("0.9.15"));
+        given.put(SubmissionLayout.runVersionsPath(1), versions.json());
         var started = given.jobStarted();
         given.send(started);
         await().atMost(PATIENCE).until(() -> "RUNNING".equals(given.recordStatus()));
@@ -81,6 +89,8 @@ class ResultsRelayTests {
         assertThat(onEvalAi.metadata()).contains("\"entry_status\"").as("what ran, exactly").contains("\"images\":{"
                 + "\"run\":1,\"containers\":[{\"container\":\"agent-1\",\"image\":\"team/agent:latest\",\"image_id\":"
                 + "\"docker.io/team/agent@" + DIGEST + "\"},{\"container\":\"simulator-1\"");
+        assertThat(onEvalAi.metadata()).as("what it drove with").contains("\"versions\":{\"run\":1,\"leaderboard\":"
+                + "\"1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d\",\"scenario_runner\":\"0.9.13\",\"carla_python_api\":\"0.9.15\"}");
 
         var record = given.record();
         assertThat(record.get("submission_status").s()).isEqualTo("FINISHED");
@@ -89,6 +99,7 @@ class ResultsRelayTests {
         assertThat(record.get("off-road_infractions").n()).isEqualTo("0.052");
         assertThat(record.get("agent_blocked").n()).isEqualTo("0.86");
         assertThat(record.get("collisions_pedestrians").n()).isEqualTo("0.0");
+        assertThat(record.get(SubmissionTable.RUN_VERSIONS)).isEqualTo(versions.attribute());
         for (Metric metric : Metric.values()) {
             assertThat(record).as("attribute %s", metric.attribute()).containsKey(metric.attribute());
         }
@@ -126,6 +137,8 @@ class ResultsRelayTests {
     void eachRunsGpuHoursAreAddedToTheRecordAndShownInTheMetadata() {
         var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of()).podRan(new RunImages(1, List.of(
                 new ContainerImage("agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST))));
+        given.put(SubmissionLayout.runVersionsPath(1), new RunVersions(1, Optional.empty(), Optional.of("0.9.13"),
+                Optional.empty()).json());
         // Run 1: both pairs of the g5.12xlarge (4 GPUs, 2 per pair) ran the Job's 600 s: 4 x 600 s = 0.667 GPU-hours.
         given.send(given.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded", List.of()));
         clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
@@ -145,7 +158,10 @@ class ResultsRelayTests {
         clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
         assertThat(Double.parseDouble(given.record().get("gpu_hours").n())).isCloseTo(1.1667, within(0.001));
         assertThat(given.onEvalAi().metadata()).contains("\"gpu_hours\":{\"run\":2,\"this_run\":0.5,\"all_runs\":1.167}")
-                .as("run 1's images are not run 2's").doesNotContain("\"images\"");
+                .as("run 1's images are not run 2's").doesNotContain("\"images\"")
+                .as("nor its versions").doesNotContain("\"versions\"");
+        assertThat(given.record().get(SubmissionTable.RUN_VERSIONS).m().get("run").n())
+                .as("the record's versions say whose they are: run 1's, which run 2 did not replace").isEqualTo("1");
     }
 
     @Test

@@ -4,8 +4,9 @@ import org.carla.leaderboard.domain.status.StatusFiles;
 
 /**
  * A submission's objects in its leaderboard's bucket: everything under {@code <submission_id>/}, the logs volume
- * mirrored at {@link LogsLayout}'s paths, plus the control objects results-relay writes. Whoever reads an object on a
- * submission's behalf builds its key here (or checks it with {@link #isUnder}), never takes a key from a message.
+ * mirrored at {@link LogsLayout}'s paths, plus the control objects under {@code control/}: the cancel results-relay
+ * writes, the versions init read. Whoever reads an object on a submission's behalf builds its key here (or checks it
+ * with {@link #isUnder}), never takes a key from a message.
  */
 public final class SubmissionLayout {
 
@@ -38,6 +39,19 @@ public final class SubmissionLayout {
 
     public static String cancelControl(String submissionId) {
         return key(submissionId, CANCEL_CONTROL);
+    }
+
+    /** {@code control/versions-run-<n>.json}: what run n drove with, as its init read it. */
+    public static String runVersionsPath(int run) {
+        if (run < 1) {
+            throw new IllegalArgumentException("a run is numbered from 1, not " + run);
+        }
+        return CONTROL_DIR + "/versions-run-" + run + ".json";
+    }
+
+    /** {@code <submission_id>/control/versions-run-<n>.json}. */
+    public static String runVersions(String submissionId, int run) {
+        return key(submissionId, runVersionsPath(run));
     }
 
     /** {@code <submission_id>/containers-status/}. */

@@ -72,6 +72,8 @@ public final class SubmissionTable {
     public static final String RUN_IMAGES = "run_images";
 
     // Written by results-relay.
+    /** What the run drove with, as its init read it ({@link RunVersions}: a map holding its run); with the final status. */
+    public static final String RUN_VERSIONS = "run_versions";
     /** When the run's pod started running. */
     public static final String START_TIME = "start_time";
     public static final String END_TIME = "end_time";

@@ -13,10 +13,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.carla.leaderboard.domain.pod.PodEnvironment;
+import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.track.EvaluationConfig;
 import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.localstack.EvalAiComponent;
@@ -318,6 +320,33 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
             Files.writeString(Files.createDirectories(leaderboardImage(id).resolve(folder)).resolve("README.txt"),
                     "The local run's stand-in for the Leaderboard image's " + folder + " folder.\n");
         }
+        // What init reads as the versions, where the real image has them: a checkout's .git, ScenarioRunner's
+        // VERSION, the PythonAPI's egg.
+        RunVersions versions = imageVersions(id, version, 1);
+        Path git = Files.createDirectories(root.resolve(".git/refs/heads"));
+        Files.writeString(root.resolve(".git/HEAD"), "ref: refs/heads/" + version.branch() + "\n");
+        Files.writeString(git.resolve(version.branch()), versions.leaderboard().orElseThrow() + "\n");
+        Files.writeString(leaderboardImage(id).resolve("scenario_runner/scenario_runner.py"), "# Version of "
+                + "scenario_runner\nVERSION = '" + versions.scenarioRunner().orElseThrow() + "'\n");
+        Files.write(Files.createDirectories(leaderboardImage(id).resolve("PythonAPI/carla/dist")).resolve("carla-"
+                + versions.carlaPythonApi().orElseThrow() + "-py3.7-linux-x86_64.egg"), new byte[0]);
+    }
+
+    /**
+     * The versions init reads in the local image of {@code leaderboard}: a commit of its own (the SHA-1 of its id),
+     * ScenarioRunner's and the PythonAPI's of its Leaderboard version's releases.
+     */
+    public static RunVersions imageVersions(String leaderboard, LeaderboardVersion version, int run) {
+        String commit;
+        try {
+            commit = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
+                    .digest(leaderboard.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        boolean two = version == LeaderboardVersion.V2_0;
+        return new RunVersions(run, Optional.of(commit), Optional.of(two ? "0.9.13" : "0.9.10"),
+                Optional.of(two ? "0.9.15" : "0.9.10"));
     }
 
     /** Where a path of the agent's Leaderboard volume ({@code /workspace/leaderboard/...}) is in an image's root. */

@@ -5,6 +5,7 @@ import static org.carla.leaderboard.domain.pod.PodEnvironment.CARLA_PYTHON_API_V
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_ROOT;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LEADERBOARD_VOLUME;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.RESUME;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.RUN;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.S3_BUCKET;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.SCENARIO_RUNNER_ROOT;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.SCENARIO_RUNNER_VOLUME;
@@ -25,11 +26,13 @@ import org.carla.leaderboard.domain.ledger.EntryChanges;
 import org.carla.leaderboard.domain.ledger.RetryBudget;
 import org.carla.leaderboard.domain.ledger.RunItem;
 import org.carla.leaderboard.domain.pod.PodEnvironment;
+import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.podruntime.ExitCodes;
 import org.carla.leaderboard.podruntime.init.LogsVolume;
 import org.carla.leaderboard.podruntime.init.ResumeDownload;
 import org.carla.leaderboard.podruntime.init.AwsWait;
 import org.carla.leaderboard.podruntime.init.LedgerInit;
+import org.carla.leaderboard.podruntime.init.SoftwareVersions;
 import org.carla.leaderboard.podruntime.init.SubmissionArchive;
 import org.carla.leaderboard.podruntime.ledger.RouteLedger;
 import org.carla.leaderboard.podruntime.volume.FolderCopy;
@@ -63,6 +66,26 @@ public class InitCommand implements Callable<Integer> {
     /** Made only for a run with a route ledger. */
     @Inject
     Instance<DynamoDbClient> dynamoDb;
+
+    /**
+     * What this run drives with, read in the Leaderboard image's folders, to the control object the relay shows in the
+     * final metadata. Unknown versions are left out; an S3 failure leaves them all unknown and the run goes on.
+     */
+    private void recordVersions(Map<String, String> env, String bucket, String submissionId) {
+        int run = PodEnvironment.integer(env, RUN).orElse(1);
+        RunVersions versions = SoftwareVersions.read(run, PodEnvironment.value(env, LEADERBOARD_ROOT).map(Path::of),
+                PodEnvironment.value(env, SCENARIO_RUNNER_ROOT).map(Path::of),
+                PodEnvironment.value(env, CARLA_PYTHON_API_ROOT).map(Path::of));
+        try {
+            AwsWait.standard().untilAnswered("record the run's versions", () -> {
+                archive.putVersions(bucket, submissionId, versions);
+                return true;
+            });
+            LOG.infof("init: run %d drives with %s", run, versions.known());
+        } catch (SdkException e) {
+            LOG.warnf("init: the run's versions %s are not recorded: %s", versions.known(), e.getMessage());
+        }
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -147,6 +170,9 @@ public class InitCommand implements Callable<Integer> {
                         ExitCodes.CRASHED, e.getMessage());
                 return ExitCodes.CRASHED;
             }
+        }
+        if (bucket.isPresent() && submission.isPresent()) {
+            recordVersions(env, bucket.get(), submission.get());
         }
         LogsVolume.prepare(logs, workerPairs, ledger.isPresent());
         LOG.infof("init: logs volume %s ready for %d worker pairs", logs, workerPairs);

@@ -1,6 +1,7 @@
 package org.carla.leaderboard.podruntime.init;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,8 +10,10 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.layout.SubmissionLayout;
+import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.status.StatusFiles;
 
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.Delete;
@@ -37,6 +40,12 @@ public class SubmissionArchive {
      */
     public boolean holdsFiles(String bucket, String submissionId) {
         return s3.listObjectsV2(r -> r.bucket(bucket).prefix(submissionId + "/").maxKeys(1)).keyCount() > 0;
+    }
+
+    /** Writes the run's versions ({@link SubmissionLayout#runVersions}), a control object no volume file overwrites. */
+    public void putVersions(String bucket, String submissionId, RunVersions versions) {
+        s3.putObject(r -> r.bucket(bucket).key(SubmissionLayout.runVersions(submissionId, versions.run()))
+                .contentType("application/json"), RequestBody.fromString(versions.json(), StandardCharsets.UTF_8));
     }
 
     /** Deletes {@code <id>/containers-status/}: the status files of the earlier run must not steer this one. */

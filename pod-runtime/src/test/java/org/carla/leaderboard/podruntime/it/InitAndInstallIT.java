@@ -112,7 +112,8 @@ class InitAndInstallIT {
         assertThat(run("init", resumeEnv(id, logs, bucket))).isZero();
 
         assertThat(keys(id + "/")).containsExactlyInAnyOrder(id + "/agent/agent1/agent_results.json",
-                id + "/agent/agent1/leaderboard.log", id + "/evalai/results.json", id + "/control/cancel");
+                id + "/agent/agent1/leaderboard.log", id + "/evalai/results.json", id + "/control/cancel",
+                id + "/control/versions-run-1.json");
         assertThat(logs.resolve("control")).as("the relay's control objects are not the volume's").doesNotExist();
         assertThat(keys("other-submission/")).hasSize(1);
         assertThat(logs.resolve("agent/agent1/leaderboard.log")).hasContent("route 0\nroute 1\n");
@@ -131,11 +132,33 @@ class InitAndInstallIT {
         Path logs = temp.resolve("logs");
         Map<String, String> env = resumeEnv(id, logs, bucket);
         env.put("RESUME", "false");
+        env.put("RUN", "3");
+        // The Leaderboard image as its Dockerfile lays it out, a checkout with its .git.
+        Path image = temp.resolve("image");
+        Files.createDirectories(image.resolve("leaderboard/.git/refs/heads"));
+        Files.writeString(image.resolve("leaderboard/.git/HEAD"), "ref: refs/heads/leaderboard-2.0\n");
+        Files.writeString(image.resolve("leaderboard/.git/refs/heads/leaderboard-2.0"),
+                "0123456789abcdef0123456789abcdef01234567\n");
+        Files.createDirectories(image.resolve("scenario_runner"));
+        Files.writeString(image.resolve("scenario_runner/scenario_runner.py"), "VERSION = '0.9.13'\n");
+        Files.createDirectories(image.resolve("CARLA/PythonAPI/carla/dist"));
+        Files.writeString(image.resolve("CARLA/PythonAPI/carla/dist/carla-0.9.15-py3.7-linux-x86_64.egg"), "");
+        env.putAll(Map.of("LEADERBOARD_ROOT", image.resolve("leaderboard").toString(),
+                "SCENARIO_RUNNER_ROOT", image.resolve("scenario_runner").toString(),
+                "CARLA_PYTHON_API_ROOT", image.resolve("CARLA").toString(),
+                "LEADERBOARD_VOLUME", temp.resolve("volumes/leaderboard").toString(),
+                "SCENARIO_RUNNER_VOLUME", temp.resolve("volumes/scenario_runner").toString(),
+                "CARLA_PYTHON_API_VOLUME", temp.resolve("volumes/CARLA").toString()));
 
         assertThat(run("init", env)).isZero();
 
         assertThat(logs.resolve("agent/agent1/agent_results.json")).hasContent("{\"entry_status\": \"Started\"}");
-        assertThat(keys(id + "/")).containsExactly(id + "/agent/agent1/agent_results.json");
+        assertThat(keys(id + "/")).containsExactly(id + "/agent/agent1/agent_results.json",
+                id + "/control/versions-run-3.json");
+        assertThat(stack.s3().getObjectAsBytes(r -> r.bucket(bucket).key(id + "/control/versions-run-3.json"))
+                .asUtf8String()).as("what run 3 drives with, where no file of the pod can overwrite it").isEqualTo(
+                        "{\"run\":3,\"leaderboard\":\"0123456789abcdef0123456789abcdef01234567\","
+                                + "\"scenario_runner\":\"0.9.13\",\"carla_python_api\":\"0.9.15\"}");
         assertThat(logs.resolve("containers-status")).isEmptyDirectory();
 
         String fresh = id + "-fresh";

@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.layout.SubmissionFiles;
 import org.carla.leaderboard.domain.record.RunImages;
+import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.CheckpointMerge;
@@ -38,6 +39,7 @@ class EvaluationFiles {
     private static final Logger LOG = Logger.getLogger(EvaluationFiles.class);
     /** The metadata's key of what the run's pod ran ({@link RunImages}). */
     static final String IMAGES = "images";
+    static final String VERSIONS = "versions";
     /** The metadata's key of the GPU-hours, as the record's attribute. */
     static final String GPU_HOURS = SubmissionTable.GPU_HOURS;
 
@@ -110,10 +112,12 @@ class EvaluationFiles {
      * A final update's files, the metadata with {@code gpu_hours}: {@code run}, {@code this_run} and
      * {@code all_runs} (the submission's runs so far, this one included), rounded to 3 decimals; and, once the run's
      * pod started, {@code images}: what ran, exactly ({@code run}, and {@code containers}: each one's
-     * {@code container}, {@code image} as asked, {@code image_id} by digest).
+     * {@code container}, {@code image} as asked, {@code image_id} by digest); when its init recorded them,
+     * {@code versions}: {@code run} and each version known ({@code leaderboard}, {@code scenario_runner},
+     * {@code carla_python_api}).
      */
     Evaluation evaluation(CheckpointFile shown, String stderr, int run, double runGpuHours, double allRuns,
-            Optional<RunImages> images) {
+            Optional<RunImages> images, Optional<RunVersions> versions) {
         var evaluation = evaluation(shown, stderr);
         if (evaluation.metadata() instanceof ObjectNode metadata) {
             var gpu = metadata.putObject(GPU_HOURS);
@@ -126,6 +130,11 @@ class EvaluationFiles {
                 var containers = node.putArray("containers");
                 ran.containers().forEach(image -> containers.addObject().put("container", image.container())
                         .put("image", image.image()).put("image_id", image.imageId()));
+            });
+            versions.ifPresent(read -> {
+                var node = metadata.putObject(VERSIONS);
+                node.put("run", read.run());
+                read.known().forEach(node::put);
             });
         }
         return evaluation;

@@ -17,7 +17,9 @@ import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.layout.SubmissionFiles;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.record.GpuUsage;
+import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.results.Metric;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.domain.track.TrackCatalog;
@@ -175,7 +177,8 @@ class FinalReports {
         var report = composer.compose(record, recorded);
         // A silent run is failed only if it is still silent: a report that arrived meanwhile keeps it running.
         if (recorded.isEmpty() && !records.recordFinal(destination.table(), record, report.status(), endTime,
-                report.metrics(), report.failure(), report.gpuHours(), clock.instant(), STALLED.equals(type))) {
+                report.metrics(), report.failure(), report.gpuHours(), report.versions(), clock.instant(),
+                STALLED.equals(type))) {
             // Another event of the run made the record final in the meantime (or the run was superseded).
             var winner = records.find(destination.table(), record.teamId(), record.submissionId())
                     .filter(found -> found.run() == record.run() && found.isTerminal() && !found.finalSent());
@@ -234,7 +237,7 @@ class FinalReports {
         String stdout = (notAllowed ? NOT_ALLOWED : CANCELLED_BEFORE_LAUNCH) + "\n";
         String stderr = notAllowed ? NOT_ALLOWED + "\n" : "";
         return new FinalReport(status, new Evaluation(EvaluationFiles.noResults(), stdout, stderr,
-                mapper.createObjectNode()), allMetrics(Map.of()), null, 0);
+                mapper.createObjectNode()), allMetrics(Map.of()), null, 0, Optional.empty());
     }
 
     private FinalReport composeFinished(SubmissionRecord record, JobFinished event, Destination destination,
@@ -268,8 +271,12 @@ class FinalReports {
         stderr += NotUploaded.notice(record.notUploaded());
         // The record's GPU-hours hold this run's once its final status is recorded.
         double allRuns = record.gpuHours() + (gpuCounted ? 0 : gpuHours);
+        // What the run's init read in the Leaderboard image: a control object, which no file of the pod overwrites.
+        Optional<RunVersions> versions = files.readBounded(destination.bucket(), id,
+                SubmissionLayout.runVersionsPath(record.run()), RunVersions.MAX_BYTES).text()
+                .flatMap(RunVersions::parse).filter(read -> read.run() == record.run());
         var evaluation = evaluationFiles.evaluation(verdict.shown(), stderr, record.run(), gpuHours, allRuns,
-                record.images());
+                record.images(), versions);
         var metricValues = allMetrics(EvaluationFiles.metrics(evaluation.result()));
         String qualifiesFor = null;
         var track = destination.track().filter(spec -> spec.qualifiesFor() != null);
@@ -279,7 +286,7 @@ class FinalReports {
                     evaluation.metadata());
             qualifiesFor = qualifier.passed() ? track.get().qualifiesFor() : null;
         }
-        return new FinalReport(status, evaluation, metricValues, qualifiesFor, gpuHours);
+        return new FinalReport(status, evaluation, metricValues, qualifiesFor, gpuHours, versions);
     }
 
     /** The run's GPU-hours ({@link GpuUsage}); 0 when the record's instance type has no GPUs configured. */
@@ -326,7 +333,7 @@ class FinalReports {
     }
 
     private record FinalReport(SubmissionStatus status, Evaluation evaluation, Map<String, Double> metrics,
-            String qualifiesFor, double gpuHours) {
+            String qualifiesFor, double gpuHours, Optional<RunVersions> versions) {
 
         /** What the record keeps of a failure: the first line of the participant's stderr. */
         String failure() {

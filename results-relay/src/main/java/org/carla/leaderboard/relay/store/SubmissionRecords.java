@@ -22,6 +22,7 @@ import static org.carla.leaderboard.domain.record.SubmissionTable.ROUTES_DONE;
 import static org.carla.leaderboard.domain.record.SubmissionTable.ROUTES_TOTAL;
 import static org.carla.leaderboard.domain.record.SubmissionTable.RUN;
 import static org.carla.leaderboard.domain.record.SubmissionTable.RUN_IMAGES;
+import static org.carla.leaderboard.domain.record.SubmissionTable.RUN_VERSIONS;
 import static org.carla.leaderboard.domain.record.SubmissionTable.START_TIME;
 import static org.carla.leaderboard.domain.record.SubmissionTable.STATUS;
 import static org.carla.leaderboard.domain.record.SubmissionTable.SUBMITTED_TIME;
@@ -43,6 +44,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.record.RunImages;
+import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 
@@ -203,13 +205,14 @@ public class SubmissionRecords {
 
     /**
      * The run's final status, end time, every metric ({@code null} → "-"), for a failure its reason's first line, and
-     * the run's GPU-hours added to the submission's, with {@code evalai_final_sent} false; only while the run is not
+     * the run's GPU-hours added to the submission's, what the run drove with when its init recorded it, with
+     * {@code evalai_final_sent} false; only while the run is not
      * terminal, so a run's GPU-hours are added once. {@code unlessProgressed}: also only while the run has reported no
      * progress since {@code record} was read (the stuck rule no-progress fails a silent run, never one that spoke).
      */
     public boolean recordFinal(String table, SubmissionRecord record, SubmissionStatus status, Instant endTime,
-            Map<String, Double> metrics, String failureReason, double runGpuHours, Instant now,
-            boolean unlessProgressed) {
+            Map<String, Double> metrics, String failureReason, double runGpuHours, Optional<RunVersions> versions,
+            Instant now, boolean unlessProgressed) {
         if (!status.isTerminal()) {
             throw new IllegalArgumentException(status + " is not a final status");
         }
@@ -229,6 +232,10 @@ public class SubmissionRecords {
             write.name("#m" + i, metric.getKey()).value(":m" + i, metric(metric.getValue()));
             update.append(", #m").append(i).append(" = :m").append(i);
             i++;
+        }
+        if (versions.isPresent()) {
+            write.name("#versions", RUN_VERSIONS).value(":versions", versions.get().attribute());
+            update.append(", #versions = :versions");
         }
         update.append(" ADD #gpu :gpu");
         String condition = OF_RUN + " AND " + NOT_TERMINAL;
