@@ -214,6 +214,9 @@ final class PodRun {
         });
         thread.shutdownNow();
         capacity.release(podName);
+        if (layout != null) {
+            layout.releasePorts();
+        }
         if (delete && pod != null) {
             PodObjects.delete(options.client(), options.namespace(), podName);
             gone = PodObjects.releaseFinalizer(options.client(), options.namespace(), podName);

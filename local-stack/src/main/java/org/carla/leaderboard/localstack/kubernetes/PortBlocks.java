@@ -15,9 +15,11 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class PortBlocks {
 
-    static final int FIRST = 20_000;
-    static final int SIZE = 1_000;
-    static final int COUNT = 12;
+    static final int FIRST = 16_000;
+    /** Four pairs (2000 … 2300) with their companions. */
+    static final int SIZE = 400;
+    /** Up to 31999: every pod of the local run's sixteen scenarios at once, replacements included. */
+    static final int COUNT = 40;
     /** Beside each declared port: CARLA's streaming port (+1) and the traffic manager's (+10). */
     static final List<Integer> COMPANIONS = List.of(0, 1, 10);
 

@@ -139,6 +139,9 @@ public final class LocalRunMain {
                                                     evalai/stdout.txt a FIFO (FAILED: no route counts)
                                     claimed:        two pairs claim uneven routes from the route ledger, the
                                                     longest first (Leaderboard 2.0 MAP_QUALIFIER) (FINISHED)
+                                    spot:           as claimed, its node shut down (SIGTERM, grace, kill) once a
+                                                    route is filed while another drives: the new pod drives only
+                                                    the routes given back (FINISHED)
                                     mixed:          happy, crash, cancel and resume, cycled, all at once
                                     all:            every scenario above, cycled, all at once
                   --keep            leave everything running at the end and print the endpoints (Ctrl-C stops)
