@@ -263,21 +263,17 @@ public final class QueueConsumer implements AutoCloseable {
         } catch (RejectedMessageException e) {
             heartbeat.cancel(false);
             outcome = deadLetter(message, receiveCount, e.reason(), e.getMessage());
-        } catch (ArrivedEarlyException e) {
-            heartbeat.cancel(false);
-            Duration backoff = options.backoffAfter(receiveCount);
-            LOG.infof("queue %s: message %s came early (receive %d), tried again in %ds: %s", queue.name(),
-                    message.messageId(), receiveCount, backoff.toSeconds(), printable(e.getMessage()));
-            makeVisibleAfter(message, backoff);
-            outcome = "early";
         } catch (Exception e) {
-            // Passing (a dependency down, or a bug that a fix will mend): never dead-lettered by us.
+            // Passing (a dependency down, a bug that a fix will mend, or a message ahead of what it follows): never
+            // dead-lettered by us.
             heartbeat.cancel(false);
             Duration backoff = options.backoffAfter(receiveCount);
-            LOG.warnf("queue %s: message %s failed on receive %d, tried again in %ds: %s", queue.name(),
-                    message.messageId(), receiveCount, backoff.toSeconds(), printable(describe(e)));
+            boolean early = e instanceof ArrivedEarlyException;
+            LOG.logf(early ? Logger.Level.INFO : Logger.Level.WARN, "queue %s: message %s %s on receive %d, tried again"
+                    + " in %ds: %s", queue.name(), message.messageId(), early ? "came early" : "failed", receiveCount,
+                    backoff.toSeconds(), printable(early ? e.getMessage() : describe(e)));
             makeVisibleAfter(message, backoff);
-            outcome = "retry";
+            outcome = early ? "early" : "retry";
         } finally {
             heartbeat.cancel(false);
         }
