@@ -15,11 +15,8 @@ import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -29,9 +26,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * production).
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,evalai"),
-        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S") })
+@IntakeLocalStack
 class EvalAiBudgetTests {
 
     static final Duration MINUTE = Duration.ofSeconds(5);

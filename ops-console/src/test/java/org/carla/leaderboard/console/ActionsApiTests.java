@@ -15,11 +15,8 @@ import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -31,11 +28,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * when it makes no sense and changes nothing when repeated.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = { @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
-                @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S"),
-                // the tests write the Jobs and pods as job-launcher and the kubelet leave them
-                @ResourceArg(name = "local-stack.kubernetes.job-runner", value = "off") })
+@ConsoleStack
 class ActionsApiTests {
 
     @InjectLocalStack

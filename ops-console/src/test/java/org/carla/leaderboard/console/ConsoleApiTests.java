@@ -32,11 +32,8 @@ import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.KubernetesComponent;
 import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
@@ -48,13 +45,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * S3Proxy, Jobs and pods in the Kubernetes API server, queues in ElasticMQ, the EvalAI stand-in.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = { @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
-                @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT5S"),
-                // the tests write the Jobs and pods as job-launcher and the kubelet leave them
-                @ResourceArg(name = "local-stack.kubernetes.job-runner", value = "off"),
-                // MAP_QUALIFIER's runs claim their routes from a route ledger
-                @ResourceArg(name = "evaluation.phases.2076.schedule", value = "dynamic") })
+@ConsoleStack
 class ConsoleApiTests {
 
     static final String TOKEN = "test-operator-token-0123456789";

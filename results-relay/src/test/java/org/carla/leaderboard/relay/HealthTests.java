@@ -21,13 +21,10 @@ import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.messaging.QueuesConfig;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.faulttolerance.api.CircuitBreakerMaintenance;
 
@@ -36,10 +33,7 @@ import io.smallrye.faulttolerance.api.CircuitBreakerMaintenance;
  * poll, and EvalAI's outages a degraded state (wellness, a gauge), never unready.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
-        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
-        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
+@RelayStack
 class HealthTests {
 
     @InjectLocalStack

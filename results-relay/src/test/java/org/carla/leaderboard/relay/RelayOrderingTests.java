@@ -19,7 +19,6 @@ import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.carla.leaderboard.messaging.QueuesConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,8 +26,6 @@ import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.smallrye.faulttolerance.api.CircuitBreakerMaintenance;
@@ -37,10 +34,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /** SQS delivers late and twice, EvalAI goes down: nothing moves backwards, nothing is sent twice, nothing is lost. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
-        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
-        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
+@RelayStack
 class RelayOrderingTests {
 
     @InjectLocalStack

@@ -24,20 +24,14 @@ import org.carla.leaderboard.domain.results.Metric;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** A submission's life as EvalAI and the submissions table see it, from the events the relay consumes. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
-        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
-        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
+@RelayStack
 class ResultsRelayTests {
 
     static final long SENSORS = 2077;

@@ -18,7 +18,6 @@ import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.carla.leaderboard.messaging.QueuesConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,8 +26,6 @@ import org.junit.jupiter.api.Test;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -44,10 +41,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  */
 @QuarkusTest
 @TestProfile(StuckRunsTests.ShortBounds.class)
-@QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
-        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
-        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true") })
+@RelayStack
 class StuckRunsTests {
 
     static final Duration NO_PROGRESS_AFTER = Duration.ofSeconds(3);

@@ -24,13 +24,10 @@ import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -41,11 +38,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * {@code schedule}) and one of them gave up says which, and how each attempt ended.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class, initArgs = {
-        @ResourceArg(name = "components", value = "sqs,dynamodb,s3,evalai,kubernetes"),
-        @ResourceArg(name = "local-stack.evalai.throttle-period", value = "PT1S"),
-        @ResourceArg(name = "evaluation.phases.2078.hide-logs", value = "true"),
-        @ResourceArg(name = "evaluation.phases.2076.schedule", value = "dynamic") })
+@RelayStack
 class VerdictTests {
 
     @InjectLocalStack

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -29,7 +29,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * start, Pending time included, and follows a patched deadline).
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class, restrictToAnnotatedClass = true, initArgs = {
+@WithTestResource(value = LocalStackResource.class, initArgs = {
         @ResourceArg(name = "components", value = "sqs,dynamodb,kubernetes"),
         // a GPU node group scaled to zero: no pod is placed until the test adds capacity
         @ResourceArg(name = "local-stack.kubernetes.gpu-capacity", value = "0"),

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -35,7 +35,7 @@ import io.quarkus.test.junit.QuarkusTest;
  */
 @QuarkusTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@QuarkusTestResource(value = LocalStackResource.class, restrictToAnnotatedClass = true, initArgs = {
+@WithTestResource(value = LocalStackResource.class, initArgs = {
         @ResourceArg(name = "components", value = "sqs,dynamodb,kubernetes"),
         @ResourceArg(name = "local-stack.kubernetes.gpu-capacity", value = "1"),
         @ResourceArg(name = "local-stack.images.every-image.image", value = ".*"),

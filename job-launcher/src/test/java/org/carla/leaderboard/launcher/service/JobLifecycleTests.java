@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
@@ -36,7 +36,7 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 /** A run's Job from its creation to its report and removal, restarts of the launcher included. */
 @QuarkusTest
 @WithKubernetesTestServer(crud = true)
-@QuarkusTestResource(value = LocalStackResource.class, restrictToAnnotatedClass = true,
+@WithTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb"))
 class JobLifecycleTests extends LauncherStory {
 

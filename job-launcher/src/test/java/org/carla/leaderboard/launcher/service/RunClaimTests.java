@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.KubernetesServer;
@@ -34,7 +34,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 @QuarkusTest
 @WithKubernetesTestServer(crud = true)
-@QuarkusTestResource(value = LocalStackResource.class, restrictToAnnotatedClass = true,
+@WithTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb"))
 class RunClaimTests extends LauncherStory {
 

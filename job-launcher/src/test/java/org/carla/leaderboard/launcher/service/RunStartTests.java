@@ -18,7 +18,7 @@ import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
@@ -29,7 +29,7 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
  */
 @QuarkusTest
 @WithKubernetesTestServer(crud = true)
-@QuarkusTestResource(value = LocalStackResource.class, restrictToAnnotatedClass = true,
+@WithTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb"))
 class RunStartTests extends LauncherStory {
 

@@ -10,8 +10,8 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 /**
  * The test profile of a service's {@code @QuarkusIntegrationTest}: the packaged service (jar, or native executable
  * under {@code -Pnative}) against a local stack of its own, with the given {@link LocalStackResource} init args, and
- * without the module's global test resources, whose configuration (another stack's queue URLs, a mock API server)
- * would otherwise be passed to the service too. A subclass names the init args in a public no-argument constructor:
+ * without any other test resource (one its superclass names included), whose configuration (another stack's queue URLs,
+ * a mock API server) would otherwise be passed to the service too. A subclass names the init args in a public no-argument constructor:
  * {@code public static class Stack extends LocalStackProfile { public Stack() { super(Map.of("components", "sqs")); } }}.
  * The stack is started in the test's JVM, so {@code @InjectLocalStack} fields are filled as in a {@code @QuarkusTest}.
  */

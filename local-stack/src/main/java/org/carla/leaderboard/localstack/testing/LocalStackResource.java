@@ -3,11 +3,11 @@ package org.carla.leaderboard.localstack.testing;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.carla.leaderboard.localstack.KubernetesComponent;
 import org.carla.leaderboard.localstack.LocalStack;
@@ -18,13 +18,14 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * The local stack for a service's {@code @QuarkusTest}:
- * {@code @QuarkusTestResource(value = LocalStackResource.class, initArgs = @ResourceArg(name = "components", value = "sqs,s3"))}.
+ * {@code @WithTestResource(value = LocalStackResource.class, initArgs = @ResourceArg(name = "components", value = "sqs,s3"))}
+ * (its default scope: test classes with the same init args share one Quarkus start, and so one stack).
  * Starts only the listed components (and what they require), returns the overrides that point the service at them,
  * and fills {@code @InjectLocalStack RunningStack} fields.
  *
  * <p>Init args: {@code components} (comma-separated, default {@code sqs,dynamodb,s3}); {@code shared} (default
- * {@code true}: one stack per test JVM and component set, stopped when the JVM exits, so tests restarting Quarkus do
- * not restart the servers; {@code false}: a stack of this resource's own, stopped by {@link #stop()}); any
+ * {@code true}: the resources of one Quarkus start with the same components and init args share one stack, stopped
+ * when the last of them stops; {@code false}: a stack of this resource's own, stopped by {@link #stop()}); any
  * {@code evaluation.*} key, to provision the tables and buckets of a test's own leaderboards (also returned as config);
  * any {@code local-stack.*} setting (e.g. {@code local-stack.images.<id>.*}, the Job runner's image profiles).
  * A shared stack's queues, tables and buckets outlive a test: purging them is the tests' business.
@@ -36,13 +37,21 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  */
 public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
 
-    private static final Map<String, RunningStack> SHARED = new ConcurrentHashMap<>();
+    /**
+     * The shared stacks by key, with how many started resources use each. Quarkus loads this class anew for each of its
+     * starts, so a stack is shared within one start and closed when that start's resources stop.
+     */
+    private static final Map<String, Shared> SHARED = new HashMap<>();
+
+    private record Shared(RunningStack stack, int users) {
+    }
 
     private List<String> components = List.of("sqs", "dynamodb", "s3");
     private boolean shared = true;
     private final Map<String, String> evaluation = new TreeMap<>();
     private final Map<String, String> settings = new TreeMap<>();
     private RunningStack stack;
+    private String sharedKey;
     private ServiceAccount serviceAccount;
 
     @Override
@@ -73,10 +82,12 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
     @Override
     public Map<String, String> start() {
         if (shared) {
-            String key = String.join(",", components) + evaluation + settings;
-            stack = SHARED.compute(key, (k, running) -> running != null && running.started().containsAll(components)
-                    ? running
-                    : newStack(k));
+            sharedKey = String.join(",", components) + evaluation + settings;
+            synchronized (SHARED) {
+                Shared running = SHARED.get(sharedKey);
+                stack = running != null ? running.stack() : newStack(sharedKey);
+                SHARED.put(sharedKey, new Shared(stack, running != null ? running.users() + 1 : 1));
+            }
         } else {
             stack = newStack("own");
         }
@@ -118,9 +129,24 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
-        if (!shared && stack != null) {
-            stack.close();
+        if (stack == null) {
+            return;
         }
+        if (shared) {
+            synchronized (SHARED) {
+                Shared running = SHARED.get(sharedKey);
+                if (running == null || running.stack() != stack) {
+                    return;
+                }
+                if (running.users() > 1) {
+                    SHARED.put(sharedKey, new Shared(stack, running.users() - 1));
+                    return;
+                }
+                SHARED.remove(sharedKey);
+            }
+        }
+        stack.close();
+        stack = null;
     }
 
     private RunningStack newStack(String key) {

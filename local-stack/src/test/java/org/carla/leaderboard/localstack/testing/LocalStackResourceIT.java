@@ -72,21 +72,26 @@ class LocalStackResourceIT {
     }
 
     @Test
-    void sharedResourcesWithTheSameComponentsShareOneStackThatOutlivesStop() {
+    void sharedResourcesWithTheSameComponentsShareOneStackUntilTheLastOfThemStops() {
         var first = new LocalStackResource();
         first.init(Map.of("components", "sqs", "service-account", "leaderboard:job-launcher"));
         var second = new LocalStackResource();
         second.init(Map.of("components", " sqs ", "service-account", "leaderboard:job-launcher"));
         var firstConfig = first.start();
-        first.stop();
         var secondConfig = second.start();
-        second.stop();
-
-        assertThat(secondConfig).isEqualTo(firstConfig);
         var test = new SomeServiceTest();
         second.inject(new FieldInjector(test));
-        assertThat(test.stack.processes()).isNotEmpty().allMatch(ProcessHandle::isAlive);
+        var servers = test.stack.processes();
+
+        first.stop();
+
+        assertThat(secondConfig).isEqualTo(firstConfig);
+        assertThat(servers).isNotEmpty().allMatch(ProcessHandle::isAlive);
         assertThat(test.stack.sqs().listQueues().queueUrls()).hasSize(2 * LocalStack.QUEUES.size());
+
+        second.stop();
+
+        assertThat(servers).noneMatch(ProcessHandle::isAlive);
     }
 
     @Test
