@@ -1,6 +1,7 @@
 package org.carla.leaderboard.domain.record;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,12 +50,36 @@ public record RunImages(int run, List<ContainerImage> containers) {
     /** The record's attribute: a map {@code run} (N), {@code containers} (a list of maps of strings). */
     public AttributeValue attribute() {
         List<AttributeValue> list = new ArrayList<>();
-        for (ContainerImage image : containers) {
-            list.add(AttributeValue.fromM(Map.of(CONTAINER, AttributeValue.fromS(image.container()), IMAGE,
-                    AttributeValue.fromS(image.image()), IMAGE_ID, AttributeValue.fromS(image.imageId()))));
+        for (Map<String, String> image : containerFields()) {
+            var fields = new LinkedHashMap<String, AttributeValue>();
+            image.forEach((key, value) -> fields.put(key, AttributeValue.fromS(value)));
+            list.add(AttributeValue.fromM(fields));
         }
         return AttributeValue.fromM(Map.of(RUN, AttributeValue.fromN(Integer.toString(run)), CONTAINERS,
                 AttributeValue.fromL(list)));
+    }
+
+    /**
+     * The same fields as {@link #attribute()}, as a participant reads them in EvalAI's metadata:
+     * {@code {"run": 1, "containers": [{"container": …, "image": …, "image_id": …}, …]}}.
+     */
+    public Map<String, Object> shown() {
+        var fields = new LinkedHashMap<String, Object>();
+        fields.put(RUN, run);
+        fields.put(CONTAINERS, containerFields());
+        return fields;
+    }
+
+    private List<Map<String, String>> containerFields() {
+        List<Map<String, String>> list = new ArrayList<>();
+        for (ContainerImage image : containers) {
+            var fields = new LinkedHashMap<String, String>();
+            fields.put(CONTAINER, image.container());
+            fields.put(IMAGE, image.image());
+            fields.put(IMAGE_ID, image.imageId());
+            list.add(fields);
+        }
+        return list;
     }
 
     /** The images an attribute holds; empty when it holds none or is not one this code wrote. */

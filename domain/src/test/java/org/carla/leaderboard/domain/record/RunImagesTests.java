@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.carla.leaderboard.domain.record.RunImages.ContainerImage;
+import org.carla.leaderboard.domain.results.ResultsJson;
 import org.junit.jupiter.api.Test;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -21,6 +22,18 @@ class RunImagesTests {
                 new ContainerImage("agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST)));
 
         assertThat(RunImages.of(images.attribute())).contains(images);
+    }
+
+    @Test
+    void theParticipantReadsTheRecordsFieldsInTheMetadata() throws Exception {
+        var images = new RunImages(1, List.of(new ContainerImage("agent-1", "team/agent:v2", "team/agent@" + DIGEST)));
+
+        String shown = ResultsJson.mapper().writeValueAsString(images.shown());
+
+        assertThat(shown).isEqualTo("{\"run\":1,\"containers\":[{\"container\":\"agent-1\",\"image\":\"team/agent:v2\","
+                + "\"image_id\":\"team/agent@" + DIGEST + "\"}]}");
+        var recorded = images.attribute().m().get("containers").l().get(0).m();
+        assertThat(recorded.keySet()).containsExactly("container", "image", "image_id");
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -36,6 +37,8 @@ public class SubmissionDetail {
 
     /** The service that writes the EvalAI updates into the history. */
     static final String RELAY = "results-relay";
+    /** A phase's id as the record keeps it (EvalAI's primary key, digits); anything else names no track. */
+    private static final Pattern PHASE = Pattern.compile("[0-9]{1,18}");
     private static final Logger LOG = Logger.getLogger(SubmissionDetail.class);
 
     private final Looks looks;
@@ -122,11 +125,9 @@ public class SubmissionDetail {
 
     /** Whether the record's phase is a track whose runs claim their routes from a route ledger. */
     private boolean claimsRoutes(SubmissionRecord record) {
-        try {
-            return catalog.forPhase(Long.parseLong(record.phase())).filter(TrackSpec::claimsRoutes).isPresent();
-        } catch (NumberFormatException | NullPointerException e) {
-            return false;
-        }
+        String phase = record.phase();
+        return phase != null && PHASE.matcher(phase).matches()
+                && catalog.forPhase(Long.parseLong(phase)).filter(TrackSpec::claimsRoutes).isPresent();
     }
 
     /** The record's worker pairs; else as many as the pod or the status files show. */

@@ -124,13 +124,7 @@ class EvaluationFiles {
             gpu.put("run", run);
             gpu.put("this_run", Math.round(runGpuHours * 1000) / 1000.0);
             gpu.put("all_runs", Math.round(allRuns * 1000) / 1000.0);
-            images.ifPresent(ran -> {
-                var node = metadata.putObject(IMAGES);
-                node.put("run", ran.run());
-                var containers = node.putArray("containers");
-                ran.containers().forEach(image -> containers.addObject().put("container", image.container())
-                        .put("image", image.image()).put("image_id", image.imageId()));
-            });
+            images.ifPresent(ran -> metadata.set(IMAGES, ResultsJson.mapper().valueToTree(ran.shown())));
             versions.ifPresent(read -> {
                 var node = metadata.putObject(VERSIONS);
                 node.put("run", read.run());
