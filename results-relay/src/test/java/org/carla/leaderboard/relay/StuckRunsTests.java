@@ -8,12 +8,12 @@ import static org.carla.leaderboard.relay.ResultsRelayTests.SENSORS;
 import static org.carla.leaderboard.relay.ResultsRelayTests.isTrue;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 import jakarta.inject.Inject;
 
+import org.carla.leaderboard.domain.record.StuckRules;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.evalai.RecordedCall;
@@ -34,18 +34,22 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * The relay's stuck rules on their schedule, against ElasticMQ, DynamoDB Local, S3Proxy and the EvalAI stand-in, with
- * short bounds ({@link ShortBounds}): a final report whose message was lost while EvalAI failed is sent again until
- * EvalAI shows it, once; a RUNNING run that stops reporting is marked, then failed once with a message the participant
- * reads; a run over, or one that moved on to its next run, is left alone.
+ * The relay's stuck rules with production's bounds on the relay's test clock, checked every second of real time
+ * ({@link ProductionBounds}), against ElasticMQ, DynamoDB Local, S3Proxy and the EvalAI stand-in: a final report whose
+ * message was lost while EvalAI failed is sent again until EvalAI shows it, once; a RUNNING run that stops reporting is
+ * marked, then failed once with a message the participant reads; a run over, or one that moved on to its next run, is
+ * left alone.
  */
 @QuarkusTest
-@TestProfile(StuckRunsTests.ShortBounds.class)
+@TestProfile(StuckRunsTests.ProductionBounds.class)
 @RelayStack
 class StuckRunsTests {
 
-    static final Duration NO_PROGRESS_AFTER = Duration.ofSeconds(3);
-    static final Duration NO_PROGRESS_FAIL_AFTER = Duration.ofSeconds(10);
+    static final Duration NO_PROGRESS_AFTER = Duration.parse(StuckRules.NO_PROGRESS_AFTER);
+    static final Duration NO_PROGRESS_FAIL_AFTER = Duration.parse(StuckRules.NO_PROGRESS_FAIL_AFTER);
+    static final Duration UNCONFIRMED_FINAL_AFTER = Duration.parse(StuckRules.UNCONFIRMED_FINAL_AFTER);
+    /** Real time in which the rules are checked a few times, their clock standing still. */
+    static final Duration CHECKS = Duration.ofSeconds(3);
 
     @Inject
     MeterRegistry registry;
@@ -83,6 +87,7 @@ class StuckRunsTests {
             stack.sqs().purgeQueue(r -> r.queueUrl(queue));
             return messagesIn(queue) == 0;
         });
+        clock.advance(UNCONFIRMED_FINAL_AFTER.plusSeconds(1));
         await().atMost(PATIENCE).until(() -> gauge("unconfirmed-final") >= 1);
         assertThat(given.onEvalAi().status()).isNotEqualTo("finished");
 
@@ -90,8 +95,9 @@ class StuckRunsTests {
 
         clock.minutesUntil(() -> "finished".equals(given.onEvalAi().status()));
         clock.minutesUntil(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
-        // Checks go on every second: none sends it again once EvalAI confirmed it.
-        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8))
+        // Checks go on every second, past the bound again: none sends it again once EvalAI confirmed it.
+        clock.advance(UNCONFIRMED_FINAL_AFTER.plusSeconds(1));
+        await().during(CHECKS).atMost(CHECKS.plusSeconds(5))
                 .until(() -> accepted(EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk())).size() == 1);
         var update = EvalAiCalls.body(accepted(EvalAiCalls.finalUpdates(stack.evalAi().calls(), given.pk())).get(0));
         assertThat(update.path("submission_status").asText()).isEqualTo("finished");
@@ -112,9 +118,18 @@ class StuckRunsTests {
         given.report(report);
         await().atMost(PATIENCE).until(() -> given.record().containsKey(SubmissionTable.LAST_PROGRESS_TIME));
 
-        // Then nothing: logcopy died without a goodbye. The rule's bounds are seconds here: real time, not the clock's
-        // minutes, so that it marks the silence before it fails the run.
-        await().atMost(PATIENCE.plus(NO_PROGRESS_FAIL_AFTER)).until(() -> "failed".equals(given.onEvalAi().status()));
+        // Then nothing: logcopy died without a goodbye. Silent for less than the bound: left alone.
+        clock.advance(NO_PROGRESS_AFTER.minusSeconds(30));
+        await().during(CHECKS).atMost(CHECKS.plusSeconds(5))
+                .until(() -> !given.record().containsKey(SubmissionTable.NO_PROGRESS_SINCE));
+        // Past it: marked, still RUNNING.
+        clock.advance(Duration.ofSeconds(31));
+        await().atMost(PATIENCE).until(() -> given.record().containsKey(SubmissionTable.NO_PROGRESS_SINCE));
+        assertThat(given.recordStatus()).isEqualTo("RUNNING");
+        // Past the fail bound: failed, and EvalAI shows it at the run's next turn.
+        clock.advance(NO_PROGRESS_FAIL_AFTER.minus(NO_PROGRESS_AFTER));
+        await().atMost(PATIENCE).until(() -> "FAILED".equals(given.recordStatus()));
+        clock.minutesUntil(() -> "failed".equals(given.onEvalAi().status()));
 
         var record = given.record();
         assertThat(record.get(SubmissionTable.STATUS).s()).isEqualTo("FAILED");
@@ -156,7 +171,8 @@ class StuckRunsTests {
         var resumedBefore = resumed.record();
 
         // Longer than the fail bound, with a check every second.
-        await().during(NO_PROGRESS_FAIL_AFTER.plusSeconds(2)).atMost(NO_PROGRESS_FAIL_AFTER.plusSeconds(10))
+        clock.advance(NO_PROGRESS_FAIL_AFTER.plusMinutes(1));
+        await().during(CHECKS).atMost(CHECKS.plusSeconds(5))
                 .until(() -> over.record().equals(overBefore) && resumed.record().equals(resumedBefore));
         var calls = stack.evalAi().calls();
         assertThat(EvalAiCalls.finalUpdates(calls, over.pk())).hasSize(1);
@@ -196,13 +212,17 @@ class StuckRunsTests {
                 .mapToDouble(Counter::count).sum();
     }
 
-    /** Every check each second; a silent run marked after 3 s and failed after 10 s; a final unconfirmed after 3 s. */
-    public static class ShortBounds implements QuarkusTestProfile {
+    /**
+     * Production's bounds (the module's {@code %test} profile puts them a day or more away, out of the other tests'
+     * way), on the relay's clock, which the tests move on; the checks every second of real time instead of every
+     * {@value StuckRules#CHECK_EVERY}.
+     */
+    public static class ProductionBounds implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("stuck.check-every", "1s", "stuck.no-progress-after", NO_PROGRESS_AFTER.toString(),
-                    "stuck.no-progress-fail-after", NO_PROGRESS_FAIL_AFTER.toString(),
-                    "stuck.unconfirmed-final-after", "PT3S");
+            return Map.of("stuck.check-every", "1s", "stuck.no-progress-after", StuckRules.NO_PROGRESS_AFTER,
+                    "stuck.no-progress-fail-after", StuckRules.NO_PROGRESS_FAIL_AFTER,
+                    "stuck.unconfirmed-final-after", StuckRules.UNCONFIRMED_FINAL_AFTER);
         }
     }
 }
