@@ -129,24 +129,25 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
-        if (stack == null) {
+        RunningStack mine = stack;
+        stack = null; // a second stop() neither closes nor counts again
+        if (mine == null) {
             return;
         }
         if (shared) {
             synchronized (SHARED) {
                 Shared running = SHARED.get(sharedKey);
-                if (running == null || running.stack() != stack) {
+                if (running == null || running.stack() != mine) {
                     return;
                 }
                 if (running.users() > 1) {
-                    SHARED.put(sharedKey, new Shared(stack, running.users() - 1));
+                    SHARED.put(sharedKey, new Shared(mine, running.users() - 1));
                     return;
                 }
                 SHARED.remove(sharedKey);
             }
         }
-        stack.close();
-        stack = null;
+        mine.close();
     }
 
     private RunningStack newStack(String key) {
