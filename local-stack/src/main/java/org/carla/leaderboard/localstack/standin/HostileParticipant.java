@@ -178,8 +178,12 @@ final class HostileParticipant {
         if (actions.contains(Action.EVALAI_FIFO)) {
             Path stdout = Files.createDirectories(logs.resolve(LogsLayout.EVALAI_DIR))
                     .resolve(org.carla.leaderboard.domain.results.EvalAiFiles.STDOUT);
-            Files.deleteIfExists(stdout);
-            mkfifo(stdout);
+            // Made aside and renamed over logcopy's file: logcopy rewrites stdout.txt as the checkpoint just written
+            // changes, and a delete-then-mkfifo loses that race ("File exists") now and then.
+            Path fifo = stdout.resolveSibling("." + stdout.getFileName() + ".fifo");
+            Files.deleteIfExists(fifo);
+            mkfifo(fifo);
+            Files.move(fifo, stdout, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         }
         if (actions.contains(Action.EVALAI_SYMLINK_OUTSIDE)) {
             Path evalai = logs.resolve(LogsLayout.EVALAI_DIR);

@@ -77,6 +77,9 @@ class HostileParticipantTests {
 
     @Test
     void putsAFifoAtEvalAisStdout() throws IOException {
+        Files.createDirectories(logs.resolve("evalai"));
+        Files.writeString(logs.resolve("evalai/stdout.txt"), "logcopy's file\n");
+
         hostile("evalai-fifo").actOnVolume();
 
         var attributes = Files.readAttributes(logs.resolve("evalai/stdout.txt"), BasicFileAttributes.class,
@@ -84,6 +87,9 @@ class HostileParticipantTests {
         assertThat(attributes.isOther()).as("a FIFO is neither file, folder nor link").isTrue();
         assertThat((Integer) Files.getAttribute(logs.resolve("evalai/stdout.txt"), "unix:mode") & 0170000)
                 .isEqualTo(0010000);
+        try (var names = Files.list(logs.resolve("evalai"))) {
+            assertThat(names).as("nothing left beside it").containsExactly(logs.resolve("evalai/stdout.txt"));
+        }
     }
 
     @Test
