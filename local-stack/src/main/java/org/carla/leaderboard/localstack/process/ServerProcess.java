@@ -27,12 +27,14 @@ public final class ServerProcess implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path log;
+    private final ClassDataArchive archive;
     private volatile boolean frozen;
 
-    private ServerProcess(String name, Process process, Path log) {
+    private ServerProcess(String name, Process process, Path log, ClassDataArchive archive) {
         this.name = name;
         this.process = process;
         this.log = log;
+        this.archive = archive;
     }
 
     /** {@code java <jvmOptions> -cp <class path> <mainClass> <args>} with this JVM's {@code java}. */
@@ -50,7 +52,13 @@ public final class ServerProcess implements AutoCloseable {
         return command;
     }
 
+    /** Starts {@code command}; a JVM's with its class path's archive ({@link ClassDataArchive}). */
     public static ServerProcess start(String name, List<String> command, Path workDir, Path log) {
+        return start(name, ClassDataArchive.of(command, ClassDataArchive.defaultFolder()), workDir, log);
+    }
+
+    static ServerProcess start(String name, ClassDataArchive archive, Path workDir, Path log) {
+        List<String> command = archive.command();
         try {
             Files.createDirectories(log.getParent());
             Files.writeString(log, "== " + String.join(" ", command) + System.lineSeparator(), StandardCharsets.UTF_8,
@@ -60,8 +68,9 @@ public final class ServerProcess implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
-            return new ServerProcess(name, process, log);
+            return new ServerProcess(name, process, log, archive);
         } catch (IOException e) {
+            archive.exited(false);
             throw new UncheckedIOException("cannot start " + name + ": " + e.getMessage(), e);
         }
     }
@@ -133,6 +142,7 @@ public final class ServerProcess implements AutoCloseable {
     /** SIGKILL, no shutdown (a crash, the OOM killer); waits for the exit. */
     public void kill() {
         kill(process, STOP_GRACE);
+        archive.exited(false);
     }
 
     /** SIGKILL to a process of the stack (a server, a service) and its descendants; waits up to {@code wait}. */
@@ -171,6 +181,7 @@ public final class ServerProcess implements AutoCloseable {
     @Override
     public void close() {
         if (!process.isAlive()) {
+            archive.exited(false);
             return;
         }
         if (frozen) {
@@ -179,8 +190,10 @@ public final class ServerProcess implements AutoCloseable {
         }
         var descendants = process.descendants().toList();
         process.destroy();
+        boolean stopped = false;
         try {
-            if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+            stopped = process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            if (!stopped) {
                 LOG.warning(() -> name + " did not stop within " + STOP_GRACE + "; killing it");
                 process.destroyForcibly();
                 process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
@@ -193,6 +206,7 @@ public final class ServerProcess implements AutoCloseable {
         if (process.isAlive()) {
             LOG.log(Level.SEVERE, () -> name + " (pid " + process.pid() + ") is still running after SIGKILL");
         }
+        archive.exited(stopped && !process.isAlive());
     }
 
     private boolean bindFailed() {
