@@ -1,5 +1,6 @@
 package org.carla.leaderboard.ingest.service;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -54,9 +55,10 @@ public class SubmissionIntake implements MessageHandler {
     private final IntakeMetrics metrics;
     private final Dependency evalAiState;
     private final Dependency tokenState;
+    private final Clock clock;
 
     SubmissionIntake(TrackCatalog catalog, EvalAiClient evalAi, QualifiedTeams qualifiers, SubmissionRecords records,
-            EventPublisher publisher, IntakeMetrics metrics, Dependencies dependencies) {
+            EventPublisher publisher, IntakeMetrics metrics, Dependencies dependencies, Clock clock) {
         this.catalog = catalog;
         this.evalAi = evalAi;
         this.evalAiState = dependencies.get(Dependencies.EVALAI);
@@ -65,11 +67,12 @@ public class SubmissionIntake implements MessageHandler {
         this.records = records;
         this.publisher = publisher;
         this.metrics = metrics;
+        this.clock = clock;
     }
 
     @Override
     public void handle(ReceivedMessage message) {
-        Instant received = Instant.now();
+        Instant received = clock.instant();
         Instant announcedAt = message.sentAt() == null ? received : message.sentAt();
         decide(EventCodec.parseAnnouncement(message.body()), received, announcedAt);
     }

@@ -1,5 +1,6 @@
 package org.carla.leaderboard.ingest.service;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -43,20 +44,22 @@ public class UnlaunchedRuns {
     private final SubmissionIntake intake;
     private final StuckConfig config;
     private final StuckMetrics metrics;
+    private final Clock clock;
 
     UnlaunchedRuns(TrackCatalog catalog, UnclaimedRecords records, SubmissionIntake intake, StuckConfig config,
-            MeterRegistry registry) {
+            MeterRegistry registry, Clock clock) {
         this.catalog = catalog;
         this.records = records;
         this.intake = intake;
         this.config = config;
         this.metrics = new StuckMetrics(registry, Rule.UNLAUNCHED);
+        this.clock = clock;
     }
 
     @Scheduled(identity = "stuck-unlaunched", every = "${stuck.check-every}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void check() {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         int stuck = 0;
         boolean evalAiAnswers = true;
         for (String table : tables()) {
@@ -94,7 +97,7 @@ public class UnlaunchedRuns {
                     Long.parseLong(record.submissionId()), record.imageUri(), false);
             if (intake.decide(announced, now, now)) {
                 // The bound counts from the publish, not from the check that found it.
-                records.noteLaunchRequested(table, record, Instant.now());
+                records.noteLaunchRequested(table, record, clock.instant());
                 metrics.mended(Rule.UNLAUNCHED, MEND);
             }
             return true;
