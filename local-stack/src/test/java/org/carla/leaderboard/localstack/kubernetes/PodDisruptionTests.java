@@ -152,7 +152,10 @@ class PodDisruptionTests extends LocalJobRunnerFixture {
                 .withCommand("/bin/sh", "-c", "trap '' TERM; echo $$$$ > $PID_FILE; while true; do sleep 1; done")
                 .addNewEnv().withName("PID_FILE").withValue("/data/pid").endEnv()
                 .addNewVolumeMount().withName("data").withMountPath("/data").endVolumeMount().build();
-        client.batch().v1().jobs().resource(job("spot", 3, null, List.of(), List.of(stubborn))).create();
+        Job spot = job("spot", 3, null, List.of(), List.of(stubborn));
+        // The replacement ignores SIGTERM too: stopped at the test's end after this grace, not the default 30 s.
+        spot.getSpec().getTemplate().getSpec().setTerminationGracePeriodSeconds(2L);
+        client.batch().v1().jobs().resource(spot).create();
         Path pidFile = volume("spot", "data").resolve("pid");
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank());
         long pid = Long.parseLong(readString(pidFile).trim());
