@@ -103,11 +103,6 @@ public final class ClassDataArchive {
         return makes;
     }
 
-    /** Where the archive is, or will be once made. */
-    public Optional<Path> archive() {
-        return Optional.ofNullable(archive);
-    }
-
     /**
      * Once the server has exited: keeps the archive it made when it stopped on SIGTERM ({@code stopped}), drops it
      * otherwise (killed: the file may be cut short), and frees the lock either way. Only the first call counts.

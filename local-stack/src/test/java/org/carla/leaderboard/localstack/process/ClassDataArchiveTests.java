@@ -35,9 +35,7 @@ class ClassDataArchiveTests {
         Path jar = jar(work.resolve("server.jar"));
         Path cache = work.resolve("cds");
 
-        ServerProcess first = ServerProcess.start("sleeper", ClassDataArchive.of(command(jar), cache), work,
-                work.resolve("first.log"));
-        awaitUp(first);
+        ServerProcess first = started(ClassDataArchive.of(command(jar), cache), "first.log");
         assertThat(ClassDataArchive.of(command(jar), cache).command()).as("while the first makes it")
                 .isEqualTo(command(jar));
         first.close();
@@ -50,8 +48,7 @@ class ClassDataArchiveTests {
         withSharingOn.add(1, "-Xshare:on");
         ClassDataArchive archive = ClassDataArchive.of(withSharingOn, cache);
         assertThat(archive.command()).anyMatch(option -> option.startsWith("-XX:SharedArchiveFile="));
-        ServerProcess second = ServerProcess.start("sleeper", archive, work, work.resolve("second.log"));
-        awaitUp(second);
+        ServerProcess second = started(archive, "second.log");
         second.close();
         assertThat(work.resolve("second.log")).content().doesNotContain("shared archive");
     }
@@ -61,9 +58,7 @@ class ClassDataArchiveTests {
         Path jar = jar(work.resolve("server.jar"));
         Path cache = work.resolve("cds");
 
-        ServerProcess killed = ServerProcess.start("sleeper", ClassDataArchive.of(command(jar), cache), work,
-                work.resolve("killed.log"));
-        awaitUp(killed);
+        ServerProcess killed = started(ClassDataArchive.of(command(jar), cache), "killed.log");
         killed.kill();
         try (var files = Files.list(cache)) {
             assertThat(files).as("no archive, no lock").isEmpty();
@@ -85,9 +80,7 @@ class ClassDataArchiveTests {
         }
         Path cache = work.resolve("cds");
 
-        ServerProcess first = ServerProcess.start("sleeper", ClassDataArchive.of(command(jar), cache), work,
-                work.resolve("first.log"));
-        awaitUp(first);
+        ServerProcess first = started(ClassDataArchive.of(command(jar), cache), "first.log");
         first.close();
 
         ClassDataArchive next = ClassDataArchive.of(command(jar), cache);
@@ -144,6 +137,13 @@ class ClassDataArchiveTests {
             out.closeEntry();
         }
         return jar;
+    }
+
+    /** The sleeper started with {@code archive}'s command, once it says it is up. */
+    private ServerProcess started(ClassDataArchive archive, String log) {
+        ServerProcess process = ServerProcess.start("sleeper", archive, work, work.resolve(log));
+        awaitUp(process);
+        return process;
     }
 
     private static void awaitUp(ServerProcess process) {
