@@ -89,7 +89,7 @@ class CapacityWaitTests extends LauncherStory {
     }
 
     private java.util.List<Pod> podsOf(String jobName) {
-        return kubernetes.pods().inNamespace(config.namespace()).withLabel(JobMetadata.POD_JOB_NAME, jobName).list()
+        return cluster().pods().inNamespace(config.namespace()).withLabel(JobMetadata.POD_JOB_NAME, jobName).list()
                 .getItems();
     }
 

@@ -98,7 +98,7 @@ class JobControllerTests extends LauncherStory {
         JobFinished failed = awaitFinished(request);
 
         assertThat(failed.reason()).isEqualTo("BackoffLimitExceeded");
-        assertThat(kubernetes.pods().inNamespace(config.namespace()).withLabel("job-name", name).list().getItems())
+        assertThat(cluster().pods().inNamespace(config.namespace()).withLabel("job-name", name).list().getItems())
                 .as("the controller deleted the pod before it marked the Job Failed").isEmpty();
         assertThat(failed.containers()).filteredOn(c -> c.name().equals("agent-1")).singleElement()
                 .satisfies(agent -> {

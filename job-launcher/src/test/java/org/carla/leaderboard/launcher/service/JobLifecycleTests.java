@@ -19,7 +19,6 @@ import org.carla.leaderboard.domain.event.JobStarted;
 import org.carla.leaderboard.domain.event.LaunchRequest;
 import org.carla.leaderboard.launcher.job.JobMetadata;
 import org.carla.leaderboard.launcher.job.SubmissionJob;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.carla.leaderboard.messaging.QueuesConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,16 +27,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 
 /** A run's Job from its creation to its report and removal, restarts of the launcher included. */
 @QuarkusTest
-@WithKubernetesTestServer(crud = true)
-@WithTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb"))
+@LauncherStack
 class JobLifecycleTests extends LauncherStory {
 
     private static final Instant AGENT_FINISHED = Instant.parse("2026-11-21T12:00:00Z");
@@ -125,7 +119,7 @@ class JobLifecycleTests extends LauncherStory {
         LaunchRequest request = request("deleted");
         String name = launched(request);
 
-        kubernetes.batch().v1().jobs().inNamespace(config.namespace()).withName(name).delete();
+        cluster().batch().v1().jobs().inNamespace(config.namespace()).withName(name).delete();
 
         JobFinished finished = awaitFinished(request);
         assertThat(finished.outcome()).isEqualTo(Outcome.DELETED);
@@ -142,7 +136,7 @@ class JobLifecycleTests extends LauncherStory {
         try {
             Job job = new SubmissionJob(config).build(request);
             name = job.getMetadata().getName();
-            kubernetes.batch().v1().jobs().inNamespace(config.namespace()).resource(job).create();
+            cluster().batch().v1().jobs().inNamespace(config.namespace()).resource(job).create();
             finish(name, "Failed", "BackoffLimitExceeded", Instant.now().minusSeconds(60), null);
             assertThat(events().eventsNow(pk(request))).isEmpty();
         } finally {
@@ -165,7 +159,7 @@ class JobLifecycleTests extends LauncherStory {
             job.getMetadata().getFinalizers().clear();
             job.getMetadata().getAnnotations().put(JobMetadata.FINISHED_REPORTED, Instant.now().toString());
             name = job.getMetadata().getName();
-            kubernetes.batch().v1().jobs().inNamespace(config.namespace()).resource(job).create();
+            cluster().batch().v1().jobs().inNamespace(config.namespace()).resource(job).create();
             finish(name, "Complete", "CompletionsReached", Instant.now().minusSeconds(60), Instant.now());
         } finally {
             watcher.start();
@@ -236,7 +230,7 @@ class JobLifecycleTests extends LauncherStory {
                 .addToLabels(JobMetadata.POD_JOB_NAME, jobName)
                 .endMetadata().withNewSpec().addNewContainer().withName("agent-1").withImage("agent").endContainer()
                 .endSpec().build();
-        kubernetes.pods().inNamespace(config.namespace()).resource(pod).create();
+        cluster().pods().inNamespace(config.namespace()).resource(pod).create();
         podStatus(jobName + "-abcde", new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running")
                 .withStartTime(podStarted.toString())
                 .addToContainerStatuses(new ContainerStatusBuilder().withName("agent-1").withRestartCount(2)

@@ -44,8 +44,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * What the launcher's stories share. The test plays everyone around the launcher against the real local servers:
  * ingest-service (writes the submission's record in DynamoDB Local, sends launch requests on ElasticMQ), results-relay
- * (reads submission-events, records a cancel), and, on the fabric8 API server, the Job controller and the kubelet
- * (writes Job and pod status).
+ * (reads submission-events, records a cancel), and, on the stack's API server as its administrator, the Job controller
+ * and the kubelet (writes Job and pod status). The launcher talks to that API server as its ServiceAccount, so what
+ * deploy/ does not grant it fails here.
  */
 abstract class LauncherStory {
 
@@ -54,9 +55,6 @@ abstract class LauncherStory {
 
     @InjectLocalStack
     RunningStack stack;
-
-    @Inject
-    KubernetesClient kubernetes;
 
     @Inject
     LauncherConfig config;
@@ -146,20 +144,25 @@ abstract class LauncherStory {
 
     // The cluster
 
+    /** The cluster as its administrator, the Job controller and the kubelet see it (the launcher has its own identity). */
+    KubernetesClient cluster() {
+        return stack.kubernetes();
+    }
+
     Job awaitJob(LaunchRequest request) {
         await().atMost(Duration.ofSeconds(30)).until(() -> !jobsOf(request).isEmpty());
         return jobsOf(request).get(0);
     }
 
     List<Job> jobsOf(LaunchRequest request) {
-        return kubernetes.batch().v1().jobs().inNamespace(config.namespace())
+        return cluster().batch().v1().jobs().inNamespace(config.namespace())
                 .withLabel(JobMetadata.SUBMISSION_ID, JobNames.labelValue(request.submission().submissionId()))
                 .withLabel(JobMetadata.RUN, Integer.toString(request.run()))
                 .list().getItems();
     }
 
     Job job(String name) {
-        return kubernetes.batch().v1().jobs().inNamespace(config.namespace()).withName(name).get();
+        return cluster().batch().v1().jobs().inNamespace(config.namespace()).withName(name).get();
     }
 
     void awaitGone(String name) {
@@ -199,7 +202,7 @@ abstract class LauncherStory {
     }
 
     private void patchStatus(String name, Map<String, Object> status) {
-        kubernetes.batch().v1().jobs().inNamespace(config.namespace()).withName(name).subresource("status")
+        cluster().batch().v1().jobs().inNamespace(config.namespace()).withName(name).subresource("status")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("status", status)));
     }
 
@@ -211,7 +214,7 @@ abstract class LauncherStory {
                 .addToLabels(JobMetadata.WORKLOAD, JobMetadata.WORKLOAD_SUBMISSION).endMetadata()
                 .withNewSpec().addNewContainer().withName("agent-1").withImage("agent").endContainer().endSpec()
                 .build();
-        kubernetes.pods().inNamespace(config.namespace()).resource(pod).create();
+        cluster().pods().inNamespace(config.namespace()).resource(pod).create();
         podStatus(podName, new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Pending")
                 .addNewCondition().withType("PodScheduled").withStatus("False").withReason("Unschedulable")
                 .endCondition().build());
@@ -233,7 +236,7 @@ abstract class LauncherStory {
 
     /** The kubelet's status of the pod, whole (a JSON patch: no resourceVersion to conflict on). */
     void podStatus(String podName, PodStatus status) {
-        kubernetes.pods().inNamespace(config.namespace()).withName(podName).subresource("status")
+        cluster().pods().inNamespace(config.namespace()).withName(podName).subresource("status")
                 .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"add\",\"path\":\"/status\",\"value\":"
                         + Serialization.asJson(status) + "}]");
     }

@@ -16,25 +16,19 @@ import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.launcher.job.JobMetadata;
 import org.carla.leaderboard.launcher.job.SubmissionJob;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 
 /**
  * The reconcile (every second here) deletes the Job of a run that must not go on and reports its end with the reason,
  * and counts the Jobs whose end was never reported.
  */
 @QuarkusTest
-@WithKubernetesTestServer(crud = true)
-@WithTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb"))
+@LauncherStack
 class ReconcileTests extends LauncherStory {
 
     @Test
@@ -130,7 +124,7 @@ class ReconcileTests extends LauncherStory {
         Job job = new SubmissionJob(config).build(request);
         String identity = job.getMetadata().getAnnotations().get(JobMetadata.SUBMISSION);
         job.getMetadata().getAnnotations().put(JobMetadata.SUBMISSION, "{edited by hand");
-        kubernetes.batch().v1().jobs().inNamespace(config.namespace()).resource(job).create();
+        cluster().batch().v1().jobs().inNamespace(config.namespace()).resource(job).create();
         String name = job.getMetadata().getName();
 
         // It failed longer ago than the rule's bound (StuckRules: 5 minutes) and its end cannot be reported.
@@ -142,7 +136,7 @@ class ReconcileTests extends LauncherStory {
         assertStaysCount(request, JobFinished.class, 0);
 
         // the operator mends the annotation with a patch: no resourceVersion, so it never conflicts with the launcher
-        kubernetes.batch().v1().jobs().inNamespace(config.namespace()).withName(name).patch(
+        cluster().batch().v1().jobs().inNamespace(config.namespace()).withName(name).patch(
                 PatchContext.of(PatchType.JSON_MERGE), EventCodec.write(Map.of("metadata", Map.of("annotations",
                         Map.of(JobMetadata.SUBMISSION, identity)))));
 

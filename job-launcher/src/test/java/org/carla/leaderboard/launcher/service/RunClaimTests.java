@@ -15,17 +15,12 @@ import org.carla.leaderboard.domain.event.LaunchRequest;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 import org.carla.leaderboard.launcher.job.JobNames;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
+import org.carla.leaderboard.localstack.KubernetesComponent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.kubernetes.client.KubernetesServer;
-import io.quarkus.test.kubernetes.client.KubernetesTestServer;
-import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -33,13 +28,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * that is not the current one, has ended, or whose record is final is refused, however late it arrives.
  */
 @QuarkusTest
-@WithKubernetesTestServer(crud = true)
-@WithTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb"))
+@LauncherStack
 class RunClaimTests extends LauncherStory {
-
-    @KubernetesTestServer
-    KubernetesServer apiServer;
 
     @Test
     void theRunIsClaimedInItsRecordBeforeItsJobIsMade() {
@@ -160,9 +150,8 @@ class RunClaimTests extends LauncherStory {
     void anApiServerThatFailsDelaysTheLaunchAndLosesNothing() {
         LaunchRequest request = request("api down");
         recorded(request);
-        apiServer.expect().post().withPath("/apis/batch/v1/namespaces/" + config.namespace() + "/jobs")
-                .andReturn(503, "{\"kind\":\"Status\",\"code\":503,\"message\":\"the server is unavailable\"}")
-                .times(4);
+        stack.component(KubernetesComponent.NAME, KubernetesComponent.class).api()
+                .unavailable("create", "batch", "jobs", 4);
 
         send(request);
 

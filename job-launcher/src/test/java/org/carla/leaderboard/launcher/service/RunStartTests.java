@@ -14,23 +14,17 @@ import org.carla.leaderboard.domain.record.RunImages;
 import org.carla.leaderboard.domain.record.RunImages.ContainerImage;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.launcher.job.JobMetadata;
-import org.carla.leaderboard.localstack.testing.LocalStackResource;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 
 /**
  * Running means running: {@code job-started} is published when the run's pod runs, once per run, with the images it
  * runs in the record, and from then on the track's deadline counts from the pod's start, not from the Job's.
  */
 @QuarkusTest
-@WithKubernetesTestServer(crud = true)
-@WithTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = "components", value = "sqs,dynamodb"))
+@LauncherStack
 class RunStartTests extends LauncherStory {
 
     @Test

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 import org.carla.leaderboard.localstack.kubernetes.rbac.ApiStatus;
@@ -26,7 +28,8 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
  * that does not exist is 404 {@code namespaces "x" not found}; deletes and reads are not admitted, so they find
  * nothing there) and the Job validation the controller relies on (a {@code podFailurePolicy} needs
  * {@code restartPolicy: Never}, checked on create and update). Also {@code status} is a subresource of the built-in
- * kinds that have one in a cluster, so a plain update leaves the status alone.
+ * kinds that have one in a cluster, so a plain update leaves the status alone. Before all that, a test may have made it
+ * unavailable for some requests ({@link #unavailable}): 503, as while it cannot serve.
  */
 final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
@@ -36,6 +39,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private static final String BEARER = "Bearer ";
 
     private final Map<String, User> tokens = new ConcurrentHashMap<>();
+    private final List<Unavailable> unavailable = new CopyOnWriteArrayList<>();
     private final RbacAuthorizer authorizer;
     private final GrantUsage usage;
 
@@ -50,6 +54,12 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         tokens.put(token, user);
     }
 
+    /** The next {@code times} requests of {@code verb} on {@code group/resource} are answered 503 (unavailable). */
+    void unavailable(String verb, String apiGroup, String resource, int times) {
+        unavailable.removeIf(window -> window.left().get() == 0);
+        unavailable.add(new Unavailable(verb, apiGroup, resource, new AtomicInteger(times)));
+    }
+
     @Override
     public boolean isStatusSubresourceEnabledForResource(String path) {
         return BUILT_IN_WITH_STATUS.matcher(path).matches() || super.isStatusSubresourceEnabledForResource(path);
@@ -57,11 +67,14 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        RequestAttributes attributes = RequestAttributes.of(request.getMethod(), request.getPath());
+        if (unavailable.stream().anyMatch(window -> window.takes(attributes))) {
+            return ApiStatus.unavailable();
+        }
         Optional<User> user = authenticate(request.getHeader("Authorization"));
         if (user.isEmpty()) {
             return ApiStatus.unauthorized();
         }
-        RequestAttributes attributes = RequestAttributes.of(request.getMethod(), request.getPath());
         RbacAuthorizer.Decision decision = authorizer.authorize(user.get(), attributes);
         if (!decision.allowed()) {
             return ApiStatus.forbidden(user.get(), attributes, decision.errors());
@@ -115,5 +128,15 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return Optional.of(ApiStatus.invalid("Job", "batch", job.getMetadata().getName(),
                 "spec.template.spec.restartPolicy", restartPolicy,
                 "only \"Never\" is supported when podFailurePolicy is specified"));
+    }
+
+    /** Requests of one verb on one resource that the server does not serve, as many as {@code left} says. */
+    private record Unavailable(String verb, String apiGroup, String resource, AtomicInteger left) {
+
+        boolean takes(RequestAttributes request) {
+            return request.verb().equals(verb) && request.apiGroup().equals(apiGroup)
+                    && request.resource().equals(resource) && request.subresource().isEmpty()
+                    && left.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+        }
     }
 }

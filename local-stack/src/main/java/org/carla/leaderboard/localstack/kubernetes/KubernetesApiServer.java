@@ -58,6 +58,7 @@ public final class KubernetesApiServer implements AutoCloseable {
      */
     private static final byte[] SIGNING_KEY = signingKey();
 
+    private final ApiServerDispatcher dispatcher;
     private final KubernetesMockServer server;
     private final String url;
     private final ClusterManifests manifests;
@@ -72,7 +73,7 @@ public final class KubernetesApiServer implements AutoCloseable {
         if (!manifests.namespaces().contains(SUBMISSIONS_NAMESPACE)) {
             throw new IllegalStateException("deploy/ creates no namespace " + SUBMISSIONS_NAMESPACE);
         }
-        var dispatcher = new ApiServerDispatcher(new RbacAuthorizer(policy), usage);
+        this.dispatcher = new ApiServerDispatcher(new RbacAuthorizer(policy), usage);
         dispatcher.issue(administratorToken, ADMINISTRATOR);
         for (ServiceAccount account : manifests.serviceAccounts()) {
             String token = token(account.user());
@@ -167,6 +168,18 @@ public final class KubernetesApiServer implements AutoCloseable {
      */
     public List<String> unusedGrants(ServiceAccount account) {
         return usage.unused(policy, account);
+    }
+
+    /**
+     * The next {@code times} requests of {@code verb} (as RBAC names it: create, patch, list, ...) on
+     * {@code apiGroup/resource} (the core group is empty) are answered 503 ServiceUnavailable, whoever sends them, as
+     * an API server that cannot serve for a while answers them; other requests are served meanwhile.
+     */
+    public void unavailable(String verb, String apiGroup, String resource, int times) {
+        if (times < 1) {
+            throw new IllegalArgumentException("times is at least 1, not " + times);
+        }
+        dispatcher.unavailable(verb, apiGroup, resource, times);
     }
 
     private String tokenOf(ServiceAccount account) {

@@ -3,6 +3,10 @@ package org.carla.leaderboard.localstack.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -72,6 +76,28 @@ class KubernetesApiServerTests {
             } finally {
                 informer.close();
             }
+        }
+    }
+
+    @Test
+    void anUnavailableResourceAnswers503BeforeAnythingElseAsOftenAsSaidAndNothingElseMeanwhile() throws Exception {
+        try (KubernetesApiServer api = KubernetesApiServer.start(0)) {
+            api.unavailable("create", "batch", "jobs", 2);
+            HttpClient http = HttpClient.newHttpClient();
+            HttpRequest create = HttpRequest.newBuilder(URI.create(api.url() + "apis/batch/v1/namespaces/submissions/jobs"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")).build();
+            HttpRequest list = HttpRequest.newBuilder(URI.create(api.url() + "apis/batch/v1/namespaces/submissions/jobs"))
+                    .GET().build();
+
+            var first = http.send(create, HttpResponse.BodyHandlers.ofString());
+            assertThat(first.statusCode()).isEqualTo(503);
+            assertThat(first.body()).contains("\"reason\":\"ServiceUnavailable\"")
+                    .contains("the server is currently unable to handle the request");
+            assertThat(http.send(list, HttpResponse.BodyHandlers.ofString()).statusCode())
+                    .as("another verb is served (anonymous: forbidden)").isEqualTo(403);
+            assertThat(http.send(create, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(503);
+            assertThat(http.send(create, HttpResponse.BodyHandlers.ofString()).statusCode())
+                    .as("served again after two: anonymous may not create").isEqualTo(403);
         }
     }
 }

@@ -11,7 +11,8 @@ import io.fabric8.mockwebserver.http.MockResponse;
 /**
  * The API server's refusals, as the {@code Status} objects of k8s.io/apimachinery's {@code errors.New*} and the
  * handlers' messages: 401 for a token it does not know, 403 with the authorizer's message, 404 for a namespace that
- * does not exist (the NamespaceLifecycle admission plugin), 422 for an object validation refuses.
+ * does not exist (the NamespaceLifecycle admission plugin), 422 for an object validation refuses, 503 while it cannot
+ * serve.
  */
 public final class ApiStatus {
 
@@ -69,6 +70,17 @@ public final class ApiStatus {
                 .withMessage(qualifiedKind + " \"" + name + "\" is invalid: " + field + ": " + cause)
                 .withReason("Invalid").withNewDetails().withName(name).withGroup(empty(group)).withKind(kind)
                 .withCauses(new StatusCause(field, cause, "FieldValueInvalid")).endDetails().withCode(422).build());
+    }
+
+    /**
+     * {@code the server is currently unable to handle the request}: what an API server answers while it cannot serve
+     * (starting, its storage unreachable) and what a load balancer in front of it answers meanwhile
+     * ({@code errors.NewServiceUnavailable}).
+     */
+    public static MockResponse unavailable() {
+        return response(new StatusBuilder().withStatus("Failure")
+                .withMessage("the server is currently unable to handle the request").withReason("ServiceUnavailable")
+                .withCode(503).build());
     }
 
     private static String aggregate(List<String> errors) {
