@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -183,14 +184,12 @@ final class HostileParticipant {
             Path fifo = stdout.resolveSibling("." + stdout.getFileName() + ".fifo");
             Files.deleteIfExists(fifo);
             mkfifo(fifo);
-            Files.move(fifo, stdout, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(fifo, stdout, StandardCopyOption.ATOMIC_MOVE);
         }
         if (actions.contains(Action.EVALAI_SYMLINK_OUTSIDE)) {
-            Path evalai = logs.resolve(LogsLayout.EVALAI_DIR);
-            deleteRecursively(evalai);
             Path target = Files.createDirectories(outside.resolve(OUTSIDE_EVALAI));
             Files.setAttribute(target, "unix:mode", 0777);
-            Files.createSymbolicLink(evalai, target);
+            replaceWithLink(logs.resolve(LogsLayout.EVALAI_DIR), target);
         }
         if (actions.contains(Action.WRITE_SIMULATOR_LOG)) {
             Path log = logs.resolve(LogsLayout.simulatorLog(pair));
@@ -280,6 +279,32 @@ final class HostileParticipant {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while making " + path, e);
+        }
+    }
+
+    /**
+     * {@code folder} becomes a link to {@code target}, though logcopy writes into it meanwhile: the folder is renamed
+     * aside and a link made aside is renamed over its name, each a single step; when logcopy made the folder again in
+     * between (the link's rename then finds a folder), both steps are taken again.
+     */
+    private static void replaceWithLink(Path folder, Path target) throws IOException {
+        Path link = folder.resolveSibling("." + folder.getFileName() + ".link");
+        Files.deleteIfExists(link);
+        Files.createSymbolicLink(link, target);
+        for (int attempt = 1;; attempt++) {
+            Path aside = folder.resolveSibling("." + folder.getFileName() + ".gone-" + attempt);
+            if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+                Files.move(folder, aside, StandardCopyOption.ATOMIC_MOVE);
+            }
+            try {
+                Files.move(link, folder, StandardCopyOption.ATOMIC_MOVE);
+                deleteRecursively(aside);
+                return;
+            } catch (IOException e) {
+                if (attempt == 20) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -94,8 +94,18 @@ class HostileParticipantTests {
 
     @Test
     void replacesTheEvalAiFolderByALinkToAFolderOutsideTheVolume() throws IOException {
-        hostile("evalai-symlink-outside").actOnVolume();
+        // logcopy's folder, with the files it wrote
+        Files.writeString(Files.createDirectories(logs.resolve("evalai")).resolve("stdout.txt"), "logcopy's\n");
+        try (var before = Files.list(logs)) {
+            var namesBefore = before.map(Path::getFileName).toList();
 
+            hostile("evalai-symlink-outside").actOnVolume();
+
+            try (var after = Files.list(logs)) {
+                assertThat(after.map(Path::getFileName)).as("nothing left beside it")
+                        .containsExactlyInAnyOrderElementsOf(namesBefore);
+            }
+        }
         Path evalai = logs.resolve("evalai");
         assertThat(Files.isSymbolicLink(evalai)).isTrue();
         assertThat(Files.readSymbolicLink(evalai)).isEqualTo(outside.resolve(HostileParticipant.OUTSIDE_EVALAI));
