@@ -569,6 +569,10 @@ class LocalRunIT {
         assertThat(lost.lostItsNode()).isTrue();
         assertThat(jobsOf(lost)).as("one Job: the controller replaced its pod").hasSize(1);
         assertThat(podsOf(lost)).as("the lost pod and its replacement").hasSizeGreaterThanOrEqualTo(2);
+        // What each of them ran, by digest (the replacement may have pulled other bytes under a tag), in the record.
+        var ran = RunImages.of(record(lost).get(SubmissionTable.RUN_IMAGES)).orElseThrow();
+        assertThat(ran.pods()).as("the lost pod's images and its replacement's").hasSizeGreaterThanOrEqualTo(2)
+                .doesNotHaveDuplicates().isSubsetOf(PODS.keySet());
         assertThat(occurrences(object(lost, "agent/agent1/leaderboard.log"), "# evaluator started at "))
                 .as("the lost pod's attempt, the replacement's").isEqualTo(2);
         // The routes driven, from the agent's container log of both pods: the lost pod's last lines may not be in S3

@@ -53,8 +53,9 @@ class ResultsRelayTests {
     @Test
     void aFinishedSubmissionReachesEvalAiAndItsRecord() {
         var given = GivenSubmission.submitted(stack, SENSORS).results(RESULTS).podRan(new RunImages(1, List.of(
-                new ContainerImage("agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST),
-                new ContainerImage("simulator-1", "carlasim/carla:0.9.15", "docker.io/carlasim/carla@" + DIGEST))));
+                new ContainerImage("job-r1-abcde", "agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST),
+                new ContainerImage("job-r1-abcde", "simulator-1", "carlasim/carla:0.9.15",
+                        "docker.io/carlasim/carla@" + DIGEST))));
         // What run 1's init read in the Leaderboard image.
         var versions = new RunVersions(1, Optional.of("1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d"), Optional.of("0.9.13"),
                 Optional.of("0.9.15"));
@@ -81,8 +82,9 @@ class ResultsRelayTests {
         assertThat(onEvalAi.stdout()).isEqualTo(given.stdout()).contains("All 2 route have been completed");
         assertThat(onEvalAi.stderr()).isEmpty();
         assertThat(onEvalAi.metadata()).contains("\"entry_status\"").as("what ran, exactly").contains("\"images\":{"
-                + "\"run\":1,\"containers\":[{\"container\":\"agent-1\",\"image\":\"team/agent:latest\",\"image_id\":"
-                + "\"docker.io/team/agent@" + DIGEST + "\"},{\"container\":\"simulator-1\"");
+                + "\"run\":1,\"containers\":[{\"pod\":\"job-r1-abcde\",\"container\":\"agent-1\",\"image\":"
+                + "\"team/agent:latest\",\"image_id\":\"docker.io/team/agent@" + DIGEST + "\"},{\"pod\":\"job-r1-abcde\","
+                + "\"container\":\"simulator-1\"");
         assertThat(onEvalAi.metadata()).as("what it drove with").contains("\"versions\":{\"run\":1,\"leaderboard\":"
                 + "\"1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d\",\"scenario_runner\":\"0.9.13\",\"carla_python_api\":\"0.9.15\"}");
 
@@ -130,7 +132,7 @@ class ResultsRelayTests {
     @Test
     void eachRunsGpuHoursAreAddedToTheRecordAndShownInTheMetadata() {
         var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of()).podRan(new RunImages(1, List.of(
-                new ContainerImage("agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST))));
+                new ContainerImage("job-r1-abcde", "agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST))));
         given.put(SubmissionLayout.runVersionsPath(1), new RunVersions(1, Optional.empty(), Optional.of("0.9.13"),
                 Optional.empty()).json());
         // Run 1: both pairs of the g5.12xlarge (4 GPUs, 2 per pair) ran the Job's 600 s: 4 x 600 s = 0.667 GPU-hours.

@@ -19,25 +19,26 @@ public final class PodImages {
     private PodImages() {
     }
 
-    /** The images of the run's started pod ({@link PodStart#firstStarted}). */
+    /** The images of a started pod ({@link PodStart#of}) of the run. */
     public static RunImages of(Pod pod, int run) {
         return new RunImages(run, images(pod));
     }
 
     private static List<ContainerImage> images(Pod pod) {
         var images = new ArrayList<ContainerImage>();
-        add(images, pod.getStatus().getInitContainerStatuses());
-        add(images, pod.getStatus().getContainerStatuses());
+        String name = pod.getMetadata().getName();
+        add(images, name, pod.getStatus().getInitContainerStatuses());
+        add(images, name, pod.getStatus().getContainerStatuses());
         return images;
     }
 
-    private static void add(List<ContainerImage> images, List<ContainerStatus> statuses) {
+    private static void add(List<ContainerImage> images, String pod, List<ContainerStatus> statuses) {
         if (statuses == null) {
             return;
         }
         for (ContainerStatus status : statuses) {
             if (status.getImageID() != null && !status.getImageID().isEmpty()) {
-                images.add(new ContainerImage(status.getName(), status.getImage(), status.getImageID()));
+                images.add(new ContainerImage(pod, status.getName(), status.getImage(), status.getImageID()));
             }
         }
     }

@@ -54,6 +54,12 @@ public final class PodStart {
         return Optional.ofNullable(first);
     }
 
+    /** The pods that started, in the order they did. */
+    public static List<Pod> inStartOrder(List<Pod> pods) {
+        return pods.stream().filter(pod -> of(pod).isPresent())
+                .sorted(Comparator.comparing(pod -> of(pod).orElseThrow())).toList();
+    }
+
     /** When the Job's run started: its {@link #firstStarted} pod's start. */
     public static Optional<Instant> first(List<Pod> pods) {
         return firstStarted(pods).flatMap(PodStart::of);

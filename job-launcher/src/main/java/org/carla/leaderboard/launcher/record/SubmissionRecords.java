@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 /**
  * job-launcher's reads and writes of the submissions tables (GetItem and UpdateItem, nothing else): it claims a run
  * before making its Job ({@code launched_run}, {@code job_name}, {@code launched_time}, status PENDING), notes the
- * images its pod ran ({@code run_images}) and when the run's Job ended ({@code job_ended_run}). Each write is conditional on the record's current run, so nothing
+ * images its pods ran ({@code run_images}) and when the run's Job ended ({@code job_ended_run}). Each write is
+ * conditional on the record's current run, so nothing
  * the launcher does about one run touches another. An SDK exception means DynamoDB did not answer: the caller tries
  * again later.
  */
@@ -120,14 +121,41 @@ public class SubmissionRecords {
     }
 
     /**
-     * Notes what the run's pod ran ({@link RunImages}), replacing an earlier run's. False when the record is on another
-     * run.
+     * Notes what one pod of the run ran ({@link RunImages} of that pod): the run's first replaces an earlier run's,
+     * a later one is appended to the run's, a pod already there is not again, and none past
+     * {@value RunImages#MAX_PODS} pods. False when nothing was written: the record is on another run, or the pod was
+     * noted already, or the run has its most pods.
      */
-    public boolean recordImages(SubmissionIdentity submission, RunImages images) {
-        return update(submission, "SET #images = :images", "#run = :run",
-                new HashMap<>(Map.of("#run", RUN, "#images", RUN_IMAGES)),
-                new HashMap<>(Map.of(":run", AttributeValue.fromN(Integer.toString(images.run())),
-                        ":images", images.attribute())));
+    public boolean recordPodImages(SubmissionIdentity submission, RunImages pod) {
+        if (pod.containers().isEmpty()) {
+            return false;
+        }
+        return appendPod(submission, pod) || firstPod(submission, pod) || appendPod(submission, pod);
+    }
+
+    /** The run's images are there: the pod's are appended unless there already (or the run has its most pods). */
+    private boolean appendPod(SubmissionIdentity submission, RunImages pod) {
+        var names = new HashMap<>(Map.of("#run", RUN, "#images", RUN_IMAGES, "#r", RunImages.RUN,
+                "#pods", RunImages.PODS, "#containers", RunImages.CONTAINERS));
+        var values = new HashMap<>(Map.of(":run", AttributeValue.fromN(Integer.toString(pod.run())),
+                ":pods", pod.podsAttribute(), ":containers", pod.containersAttribute(),
+                ":pod", AttributeValue.fromS(pod.pods().get(0)), ":empty", AttributeValue.fromL(List.of()),
+                ":max", AttributeValue.fromN(Integer.toString(RunImages.MAX_PODS))));
+        return update(submission, "SET #images.#containers = list_append(#images.#containers, :containers), "
+                + "#images.#pods = list_append(if_not_exists(#images.#pods, :empty), :pods)",
+                "#run = :run AND #images.#r = :run AND NOT contains(#images.#pods, :pod) AND "
+                        + "(attribute_not_exists(#images.#pods) OR size(#images.#pods) < :max)",
+                names, values);
+    }
+
+    /** The record has no images of the run (none, or an earlier run's): the pod's are the run's first. */
+    private boolean firstPod(SubmissionIdentity submission, RunImages pod) {
+        return update(submission, "SET #images = :images",
+                "#run = :run AND (attribute_not_exists(#images) OR attribute_not_exists(#images.#r) "
+                        + "OR #images.#r <> :run)",
+                new HashMap<>(Map.of("#run", RUN, "#images", RUN_IMAGES, "#r", RunImages.RUN)),
+                new HashMap<>(Map.of(":run", AttributeValue.fromN(Integer.toString(pod.run())),
+                        ":images", pod.attribute())));
     }
 
     /**

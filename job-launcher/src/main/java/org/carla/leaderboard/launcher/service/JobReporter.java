@@ -122,9 +122,11 @@ public class JobReporter {
         Optional<Instant> announced = JobMetadata.startReported(job);
         Optional<Pod> started = announced.isPresent() ? Optional.empty() : PodStart.firstStarted(pods);
         Optional<Instant> podStart = announced.or(() -> started.flatMap(PodStart::of));
+        // What every pod of the run ran, those the record may lack included (each is written once).
+        PodStart.inStartOrder(pods).forEach(pod -> records.recordPodImages(submission.get(),
+                PodImages.of(pod, run.get())));
         if (started.isPresent()) {
             // It ran and ended before its start was announced: announce it with its end (the relay takes either order).
-            records.recordImages(submission.get(), PodImages.of(started.get(), run.get()));
             events.publish(JobStarted.of(submission.get(), run.get(), name, podStart.get(), now));
         }
         JobEnd end = JobEnd.of(job).orElseGet(() -> JobEnd.deleted(job, now));

@@ -187,9 +187,19 @@ public class JobWatcher {
 
     private void examine(Pod pod) {
         String jobName = jobNameOf(pod);
-        if (jobName != null && PodStart.of(pod).isPresent()) {
-            announce(jobName);
+        if (jobName == null || PodStart.of(pod).isEmpty()) {
+            return;
         }
+        Optional<Job> cached = jobs().stream().filter(job -> jobName.equals(job.getMetadata().getName())).findFirst();
+        String podName = pod.getMetadata().getName();
+        if (cached.isPresent() && JobMetadata.startReported(cached.get()).isPresent()) {
+            if (!JobEnd.ending(cached.get()) && !starts.imagesRecorded(podName)) {
+                submit("images:" + podName, () -> starts.recordImages(jobName, pod),
+                        "recording the images of pod " + podName);
+            }
+            return;
+        }
+        announce(jobName);
     }
 
     private static String jobNameOf(Pod pod) {
@@ -233,6 +243,7 @@ public class JobWatcher {
         public void onDelete(Pod pod, boolean finalStateUnknown) {
             // The run's end is its Job's; what the pod was is kept for its report (the controller deletes pods first).
             evidence.seen(pod);
+            starts.forget(pod.getMetadata().getName());
         }
     }
 }

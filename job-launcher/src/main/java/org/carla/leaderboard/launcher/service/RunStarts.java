@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -34,7 +36,9 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
  * start, then one merge patch marks the Job ({@link JobMetadata#STARTED_REPORTED}) and moves its
  * {@code activeDeadlineSeconds} to the wait it had plus the track's deadline ({@link RunDeadline}). A failure before
  * the mark is tried again (the reconciler announces every running Job not marked); a restart between the publication
- * and the mark publishes again (a duplicate the relay ignores); after the mark, never again for this run.
+ * and the mark publishes again (a duplicate the relay ignores); after the mark, never again for this run. A pod that
+ * starts later in the run (the replacement of a pod lost with its node) adds its images to the run's
+ * ({@link #recordImages}): it may have pulled other bytes under the same tags.
  */
 @ApplicationScoped
 public class RunStarts {
@@ -46,6 +50,8 @@ public class RunStarts {
     private final SubmissionRecords records;
     private final LauncherMetrics metrics;
     private final String namespace;
+    /** The pods whose images the record has, as far as this process knows: each is written once. */
+    private final Set<String> podsRecorded = ConcurrentHashMap.newKeySet();
 
     RunStarts(KubernetesClient kubernetes, SubmissionEvents events, SubmissionRecords records, LauncherMetrics metrics,
             LauncherConfig config) {
@@ -71,7 +77,9 @@ public class RunStarts {
         if (podStart.isEmpty() || submission.isEmpty() || run.isEmpty()) {
             return; // Not running yet; or unreadable, which its end's report will log.
         }
-        records.recordImages(submission.get(), PodImages.of(started.get(), run.get()));
+        for (Pod pod : PodStart.inStartOrder(pods)) {
+            record(submission.get(), run.get(), pod);
+        }
         events.publish(JobStarted.of(submission.get(), run.get(), jobName, podStart.get(), Instant.now()));
         Instant jobStart = RunDeadline.countedFrom(job);
         var annotations = Map.of(JobMetadata.STARTED_REPORTED, podStart.get().toString());
@@ -88,5 +96,38 @@ public class RunStarts {
                 + "published, deadline %s", submission.get().submissionId(), run.get(), jobName, podStart.get(),
                 waited.toSeconds(), deadline.map(s -> s + " s from the pod's start").orElse("unchanged (no "
                         + JobMetadata.RUN_DEADLINE + ")"));
+    }
+
+    /** Whether the record has the images of the pod {@code podName} (as far as this process knows). */
+    public boolean imagesRecorded(String podName) {
+        return podsRecorded.contains(podName);
+    }
+
+    /**
+     * A pod of a Job whose start was announced has started ({@code pod} as the informer last saw it): its images join
+     * the run's in the record.
+     */
+    public void recordImages(String jobName, Pod pod) {
+        Job job = kubernetes.batch().v1().jobs().inNamespace(namespace).withName(jobName).get();
+        Optional<SubmissionIdentity> submission = job == null ? Optional.empty() : JobMetadata.submission(job);
+        Optional<Integer> run = job == null ? Optional.empty() : JobMetadata.run(job);
+        if (PodStart.of(pod).isEmpty() || submission.isEmpty() || run.isEmpty()) {
+            return;
+        }
+        if (record(submission.get(), run.get(), pod)) {
+            LOG.infof("submission %s run %d: pod %s of Job %s runs; its images are added to the run's",
+                    submission.get().submissionId(), run.get(), pod.getMetadata().getName(), jobName);
+        }
+    }
+
+    /** Forgets a deleted pod. */
+    public void forget(String podName) {
+        podsRecorded.remove(podName);
+    }
+
+    private boolean record(SubmissionIdentity submission, int run, Pod pod) {
+        boolean written = records.recordPodImages(submission, PodImages.of(pod, run));
+        podsRecorded.add(pod.getMetadata().getName());
+        return written;
     }
 }

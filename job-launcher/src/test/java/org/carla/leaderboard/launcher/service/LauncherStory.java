@@ -226,10 +226,15 @@ abstract class LauncherStory {
 
     /** What the kubelet reports once the pod reached a node and its containers run. */
     void podRunning(String podName, Instant startedAt) {
+        podRunning(podName, startedAt, AGENT_IMAGE_ID);
+    }
+
+    /** The same, the kubelet having pulled the image {@code imageId} for the agent's reference. */
+    void podRunning(String podName, Instant startedAt, String imageId) {
         String at = startedAt.truncatedTo(ChronoUnit.SECONDS).toString();
         podStatus(podName, new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running")
                 .withStartTime(at)
-                .addNewContainerStatus().withName("agent-1").withImage("agent").withImageID(AGENT_IMAGE_ID)
+                .addNewContainerStatus().withName("agent-1").withImage("agent").withImageID(imageId)
                 .withRestartCount(0).withNewState().withNewRunning()
                 .withStartedAt(at).endRunning().endState().endContainerStatus().build());
     }

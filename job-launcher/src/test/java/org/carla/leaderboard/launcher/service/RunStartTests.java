@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 
 import org.carla.leaderboard.domain.event.JobStarted;
 import org.carla.leaderboard.domain.event.LaunchRequest;
@@ -46,7 +47,7 @@ class RunStartTests extends LauncherStory {
         assertThat(started.submission()).isEqualTo(request.submission());
         assertThat(RunImages.of(recordOf(request.submission()).get(SubmissionTable.RUN_IMAGES)))
                 .as("the record names what the pod ran, by digest, before job-started is published")
-                .contains(new RunImages(1, List.of(new ContainerImage("agent-1", "agent", AGENT_IMAGE_ID))));
+                .contains(new RunImages(1, List.of(new ContainerImage(pod, "agent-1", "agent", AGENT_IMAGE_ID))));
         await().atMost(Duration.ofSeconds(10)).until(() -> JobMetadata.startReported(job(name)).isPresent());
         Job job = job(name);
         assertThat(jobStart.plusSeconds(job.getSpec().getActiveDeadlineSeconds()))
@@ -86,6 +87,33 @@ class RunStartTests extends LauncherStory {
         watcher.stop();
         watcher.start();
 
+        assertStaysCount(request, JobStarted.class, 1);
+    }
+
+    @Test
+    void aPodThatReplacesALostOneAddsWhatItRanToTheRunsImagesOnce() {
+        LaunchRequest request = request("lost its node");
+        String name = launched(request);
+        String lost = podPending(name);
+        Instant start = Instant.now().minusSeconds(600).truncatedTo(ChronoUnit.SECONDS);
+        podRunning(lost, start);
+        awaitStarted(request);
+
+        // The node is gone; the controller's new pod pulled what the agent's tag names now.
+        String replacement = podPending(name);
+        String repushed = "docker.io/library/agent@sha256:" + "7a".repeat(32);
+        podRunning(replacement, start.plusSeconds(300), repushed);
+
+        var both = new RunImages(1, List.of(new ContainerImage(lost, "agent-1", "agent", AGENT_IMAGE_ID),
+                new ContainerImage(replacement, "agent-1", "agent", repushed)));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> RunImages.of(recordOf(request.submission()).get(SubmissionTable.RUN_IMAGES)),
+                        images -> images.equals(Optional.of(both)));
+        podRunning(replacement, start.plusSeconds(300), repushed); // the kubelet reports again
+        podRunning(lost, start);
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
+                .until(() -> RunImages.of(recordOf(request.submission()).get(SubmissionTable.RUN_IMAGES)),
+                        images -> images.equals(Optional.of(both)));
         assertStaysCount(request, JobStarted.class, 1);
     }
 }

@@ -111,7 +111,7 @@ class EvaluationFiles {
     /**
      * A final update's files, the metadata with {@code gpu_hours}: {@code run}, {@code this_run} and
      * {@code all_runs} (the submission's runs so far, this one included), rounded to 3 decimals; and, once the run's
-     * pod started, {@code images}: what ran, exactly ({@code run}, and {@code containers}: each one's
+     * pod started, {@code images}: what ran, exactly ({@code run}, and {@code containers}: each one's {@code pod},
      * {@code container}, {@code image} as asked, {@code image_id} by digest); when its init recorded them,
      * {@code versions}: {@code run} and each version known ({@code leaderboard}, {@code scenario_runner},
      * {@code carla_python_api}).
