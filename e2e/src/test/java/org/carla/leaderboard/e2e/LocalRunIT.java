@@ -291,9 +291,11 @@ class LocalRunIT {
             }
             // What it drove with, as its init read it in the Leaderboard image: in the metadata and the record.
             int run = Integer.parseInt(record(finished).get(SubmissionTable.RUN).n());
-            var version = new TrackCatalog(system.stack().evaluation()).forPhase(finished.view().phasePk())
-                    .orElseThrow().leaderboardVersion();
-            var expected = LocalRunConfig.imageVersions(finished.leaderboard(), version, run);
+            var track = new TrackCatalog(system.stack().evaluation()).forPhase(finished.view().phasePk())
+                    .orElseThrow();
+            var expected = LocalRunConfig.imageVersions(finished.leaderboard(), track.leaderboardVersion(),
+                    track.simulatorImage(), run);
+            assertThat(expected.carlaServer()).as("the CARLA server's, read by carla-version").isPresent();
             JsonNode versions = metadata.path("versions");
             assertThat(versions.path("run").asInt()).isEqualTo(run);
             expected.known().forEach((name, value) -> assertThat(versions.path(name).asText()).as(name)
@@ -418,8 +420,8 @@ class LocalRunIT {
             assertThat(runJobs).as("the Jobs of submission %s", submission.submissionId())
                     .hasSize(submission.scenario() == Scenario.RESUME ? 2 : 1);
             for (Path job : runJobs) {
-                for (String container : List.of("install-pod-runtime", "private-contents", "simulator-1", "agent-1",
-                        "logcopy")) {
+                for (String container : List.of("install-pod-runtime", "carla-version", "private-contents",
+                        "simulator-1", "agent-1", "logcopy")) {
                     assertThat(job.resolve("logs/" + container + ".log")).as(job.getFileName() + " " + container)
                             .isNotEmptyFile();
                 }

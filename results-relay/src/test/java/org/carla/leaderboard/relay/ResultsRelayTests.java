@@ -58,7 +58,7 @@ class ResultsRelayTests {
                         "docker.io/carlasim/carla@" + DIGEST))));
         // What run 1's init read in the Leaderboard image.
         var versions = new RunVersions(1, Optional.of("1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d"), Optional.of("0.9.13"),
-                Optional.of("0.9.15"));
+                Optional.of("0.9.15"), Optional.of("0.9.15"));
         given.put(SubmissionLayout.runVersionsPath(1), versions.json());
         var started = given.jobStarted();
         given.send(started);
@@ -86,7 +86,8 @@ class ResultsRelayTests {
                 + "\"team/agent:latest\",\"image_id\":\"docker.io/team/agent@" + DIGEST + "\"},{\"pod\":\"job-r1-abcde\","
                 + "\"container\":\"simulator-1\"");
         assertThat(onEvalAi.metadata()).as("what it drove with").contains("\"versions\":{\"run\":1,\"leaderboard\":"
-                + "\"1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d\",\"scenario_runner\":\"0.9.13\",\"carla_python_api\":\"0.9.15\"}");
+                + "\"1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d\",\"scenario_runner\":\"0.9.13\",\"carla_python_api\":\"0.9.15\","
+                + "\"carla_server\":\"0.9.15\"}");
 
         var record = given.record();
         assertThat(record.get("submission_status").s()).isEqualTo("FINISHED");
@@ -134,7 +135,7 @@ class ResultsRelayTests {
         var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of()).podRan(new RunImages(1, List.of(
                 new ContainerImage("job-r1-abcde", "agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST))));
         given.put(SubmissionLayout.runVersionsPath(1), new RunVersions(1, Optional.empty(), Optional.of("0.9.13"),
-                Optional.empty()).json());
+                Optional.empty(), Optional.empty()).json());
         // Run 1: both pairs of the g5.12xlarge (4 GPUs, 2 per pair) ran the Job's 600 s: 4 x 600 s = 0.667 GPU-hours.
         given.send(given.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded", List.of()));
         clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));

@@ -78,6 +78,12 @@ public final class PodEnvironment {
     public static final String LEADERBOARD_VOLUME = "LEADERBOARD_VOLUME";
     public static final String SCENARIO_RUNNER_VOLUME = "SCENARIO_RUNNER_VOLUME";
     public static final String CARLA_PYTHON_API_VOLUME = "CARLA_PYTHON_API_VOLUME";
+    /**
+     * carla-version and init: the versions volume, which only init containers mount; carla-version leaves the CARLA
+     * server's version there ({@link #CARLA_SERVER_VERSION_FILE}) for init, which records it with the others.
+     */
+    public static final String VERSIONS_DIR = "VERSIONS_DIR";
+    public static final String CARLA_SERVER_VERSION_FILE = "carla-server";
 
     // init and logcopy: where the submission's files go.
     public static final String S3_BUCKET = "S3_BUCKET";

@@ -15,8 +15,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * The evaluation software a run drove with, as init read it in the Leaderboard image before the pairs started: the
  * Leaderboard checkout's commit (from its {@code .git}, when the image kept one), ScenarioRunner's {@code VERSION}
- * ({@code scenario_runner.py}) and the CARLA PythonAPI's version (the egg or wheel in {@code carla/dist}). The
- * simulator's image is in {@link RunImages}, by digest. init writes it as a control object of the submission's prefix
+ * ({@code scenario_runner.py}) and the CARLA PythonAPI's version (the egg or wheel in {@code carla/dist}); and the CARLA
+ * server's, as the {@code carla-version} init container read it in the simulator's image ({@code VERSION} of the CARLA
+ * package) and left it to init in a volume no participant's container mounts. The simulator's image is in
+ * {@link RunImages}, by digest. init writes it as a control object of the submission's prefix
  * ({@code SubmissionLayout.runVersions}), which no file of the logs volume can overwrite; results-relay shows it in the
  * final update's metadata and keeps it in the record ({@link SubmissionTable#RUN_VERSIONS}).
  *
@@ -24,9 +26,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param leaderboard    the commit, 40 hex digits
  * @param scenarioRunner e.g. {@code 0.9.13}
  * @param carlaPythonApi e.g. {@code 0.9.15}
+ * @param carlaServer    e.g. {@code 0.9.15}
  */
 public record RunVersions(int run, Optional<String> leaderboard, Optional<String> scenarioRunner,
-        Optional<String> carlaPythonApi) {
+        Optional<String> carlaPythonApi, Optional<String> carlaServer) {
 
     /** A version as it may be kept: a letter or digit, then letters, digits and {@code . _ + -}; 64 at most. */
     public static final Pattern VERSION = Pattern.compile("[0-9A-Za-z][0-9A-Za-z._+-]{0,63}");
@@ -37,24 +40,29 @@ public record RunVersions(int run, Optional<String> leaderboard, Optional<String
     static final String LEADERBOARD = "leaderboard";
     static final String SCENARIO_RUNNER = "scenario_runner";
     static final String CARLA_PYTHON_API = "carla_python_api";
+    static final String CARLA_SERVER = "carla_server";
 
     public RunVersions {
         if (run < 1) {
             throw new IllegalArgumentException("a run is numbered from 1, not " + run);
         }
-        for (var value : new Optional<?>[] { leaderboard, scenarioRunner, carlaPythonApi }) {
+        for (var value : new Optional<?>[] { leaderboard, scenarioRunner, carlaPythonApi, carlaServer }) {
             if (value.isPresent() && !VERSION.matcher(value.get().toString()).matches()) {
                 throw new IllegalArgumentException("not a version: " + value.get());
             }
         }
     }
 
-    /** The values known, by name ({@code leaderboard}, {@code scenario_runner}, {@code carla_python_api}), in order. */
+    /**
+     * The values known, by name ({@code leaderboard}, {@code scenario_runner}, {@code carla_python_api},
+     * {@code carla_server}), in order.
+     */
     public Map<String, String> known() {
         var known = new LinkedHashMap<String, String>();
         leaderboard.ifPresent(value -> known.put(LEADERBOARD, value));
         scenarioRunner.ifPresent(value -> known.put(SCENARIO_RUNNER, value));
         carlaPythonApi.ifPresent(value -> known.put(CARLA_PYTHON_API, value));
+        carlaServer.ifPresent(value -> known.put(CARLA_SERVER, value));
         return known;
     }
 
@@ -84,7 +92,7 @@ public record RunVersions(int run, Optional<String> leaderboard, Optional<String
                 return Optional.empty();
             }
             return Optional.of(new RunVersions(node.path(RUN).intValue(), text(node, LEADERBOARD),
-                    text(node, SCENARIO_RUNNER), text(node, CARLA_PYTHON_API)));
+                    text(node, SCENARIO_RUNNER), text(node, CARLA_PYTHON_API), text(node, CARLA_SERVER)));
         } catch (JsonProcessingException | IllegalArgumentException e) {
             return Optional.empty();
         }

@@ -13,23 +13,24 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class RunVersionsTests {
 
     private static final RunVersions READ = new RunVersions(2, Optional.of("0123456789abcdef0123456789abcdef01234567"),
-            Optional.of("0.9.13"), Optional.empty());
+            Optional.of("0.9.13"), Optional.empty(), Optional.of("0.9.15"));
 
     @Test
     void theControlObjectHoldsTheRunAndTheVersionsKnownAndReadsBackTheSame() {
         assertThat(READ.json()).isEqualTo("{\"run\":2,\"leaderboard\":\"0123456789abcdef0123456789abcdef01234567\","
-                + "\"scenario_runner\":\"0.9.13\"}");
+                + "\"scenario_runner\":\"0.9.13\",\"carla_server\":\"0.9.15\"}");
         assertThat(RunVersions.parse(READ.json())).contains(READ);
         assertThat(READ.attribute()).isEqualTo(AttributeValue.fromM(Map.of("run", AttributeValue.fromN("2"),
                 "leaderboard", AttributeValue.fromS("0123456789abcdef0123456789abcdef01234567"), "scenario_runner",
-                AttributeValue.fromS("0.9.13"))));
+                AttributeValue.fromS("0.9.13"), "carla_server", AttributeValue.fromS("0.9.15"))));
     }
 
     @Test
     void onlyVersionsAreKeptAndAnObjectThatIsNotOneIsNoneAtAll() {
         assertThatThrownBy(() -> new RunVersions(1, Optional.of("0.9.13; rm -rf /"), Optional.empty(),
-                Optional.empty())).hasMessage("not a version: 0.9.13; rm -rf /");
-        assertThatThrownBy(() -> new RunVersions(0, Optional.empty(), Optional.empty(), Optional.empty()))
+                Optional.empty(), Optional.empty())).hasMessage("not a version: 0.9.13; rm -rf /");
+        assertThatThrownBy(() -> new RunVersions(0, Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty()))
                 .hasMessage("a run is numbered from 1, not 0");
         assertThat(RunVersions.parse("{\"run\":1,\"scenario_runner\":\"<script>\"}")).isEmpty();
         assertThat(RunVersions.parse("{\"run\":\"one\"}")).isEmpty();
@@ -37,6 +38,7 @@ class RunVersionsTests {
         assertThat(RunVersions.parse("not json")).isEmpty();
         assertThat(RunVersions.parse("{\"run\":1,\"leaderboard\":\"" + "a".repeat(5000) + "\"}")).isEmpty();
         assertThat(RunVersions.parse("{\"run\":1,\"carla_python_api\":15}")).contains(new RunVersions(1,
-                Optional.empty(), Optional.empty(), Optional.empty()));
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+        assertThat(RunVersions.parse("{\"run\":1,\"carla_server\":\"0.9.15\\n$(id)\"}")).isEmpty();
     }
 }

@@ -30,6 +30,7 @@ import static org.carla.leaderboard.domain.pod.PodEnvironment.SCENARIO_RUNNER_VO
 import static org.carla.leaderboard.domain.pod.PodEnvironment.STATUS_DIR;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.SUBMISSION_ID;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.TEAM_ID;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.VERSIONS_DIR;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.WORKER_ID;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.WORKER_PAIRS;
 
@@ -77,6 +78,8 @@ public final class SubmissionJob {
     static final String STATUS_PATH = LOGS_PATH + "/" + LogsLayout.STATUS_DIR;
     /** Where init mounts the Leaderboard volume. */
     static final String INIT_LEADERBOARD_VOLUME = "/tmp/leaderboard";
+    /** Where carla-version and init mount the versions volume, which no other container mounts. */
+    static final String VERSIONS_PATH = "/tmp/versions";
     static final int FIRST_CARLA_PORT = 2000;
     static final int CARLA_PORT_STEP = 100;
 
@@ -137,6 +140,7 @@ public final class SubmissionJob {
         if (config.aws().skipAgentContainers()) {
             var skipped = new ArrayList<String>();
             skipped.add("install-pod-runtime");
+            skipped.add("carla-version");
             for (int i = 1; i <= pairs; i++) {
                 skipped.add(Role.SIMULATOR.container(i));
                 skipped.add(Role.AGENT.container(i));
@@ -192,7 +196,7 @@ public final class SubmissionJob {
                                 .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
                             .endSecurityContext()
                             .withVolumes(volumes())
-                            .withInitContainers(installPodRuntime(track), privateContents(request, pairs))
+                            .withInitContainers(installPodRuntime(track), carlaVersion(track), privateContents(request, pairs))
                             .withContainers(containers)
                         .endSpec()
                     .endTemplate()
@@ -202,7 +206,8 @@ public final class SubmissionJob {
 
     private List<Volume> volumes() {
         var volumes = new ArrayList<Volume>();
-        for (String name : List.of("pod-runtime", "logs", "leaderboard", "scenario-runner", "carla-python-api")) {
+        for (String name : List.of("pod-runtime", "logs", "leaderboard", "scenario-runner", "carla-python-api",
+                "versions")) {
             volumes.add(new VolumeBuilder().withName(name).withNewEmptyDir().endEmptyDir().build());
         }
         return volumes;
@@ -216,6 +221,22 @@ public final class SubmissionJob {
                 .withVolumeMounts(mount("pod-runtime", POD_RUNTIME_DIR, false))
                 .withResources(resources("install", 0))
                 .withSecurityContext(runningAs(config.users().podRuntime()))
+                .build();
+    }
+
+    /**
+     * The CARLA server's version, read in the simulator's image before any participant's code runs and left in the
+     * versions volume for init; the simulator's user, no AWS credentials, the install's resources.
+     */
+    private Container carlaVersion(TrackSpec track) {
+        return new ContainerBuilder()
+                .withName("carla-version")
+                .withImage(track.simulatorImage())
+                .withCommand(POD_RUNTIME, "carla-version")
+                .withEnv(env(VERSIONS_DIR, VERSIONS_PATH))
+                .withVolumeMounts(podRuntimeMount(), mount("versions", VERSIONS_PATH, false))
+                .withResources(resources("install", 0))
+                .withSecurityContext(runningAs(config.users().simulator()))
                 .build();
     }
 
@@ -235,11 +256,13 @@ public final class SubmissionJob {
                         env(STATUS_DIR, STATUS_PATH),
                         env(LEADERBOARD_VOLUME, INIT_LEADERBOARD_VOLUME),
                         env(SCENARIO_RUNNER_VOLUME, "/tmp/scenario_runner"),
-                        env(CARLA_PYTHON_API_VOLUME, "/tmp/CARLA")), ledgerOfInit(request)))
+                        env(CARLA_PYTHON_API_VOLUME, "/tmp/CARLA"),
+                        env(VERSIONS_DIR, VERSIONS_PATH)), ledgerOfInit(request)))
                 .withVolumeMounts(podRuntimeMount(), logsMount(),
                         mount("leaderboard", INIT_LEADERBOARD_VOLUME, false),
                         mount("scenario-runner", "/tmp/scenario_runner", false),
-                        mount("carla-python-api", "/tmp/CARLA", false))
+                        mount("carla-python-api", "/tmp/CARLA", false),
+                        mount("versions", VERSIONS_PATH, true))
                 .withResources(resources("init", 0))
                 .withSecurityContext(runningAs(config.users().podRuntime()))
                 .build();

@@ -179,7 +179,8 @@ class SubmissionJobTests {
                 SeedsConfiguration.request().requestedAt()));
 
         var pod = job.getSpec().getTemplate().getSpec();
-        Container init = pod.getInitContainers().get(1);
+        Container init = pod.getInitContainers().stream().filter(c -> c.getName().equals("private-contents"))
+                .findFirst().orElseThrow();
         assertThat(env(init, "LEDGER_TABLE")).isEqualTo("route-ledger");
         assertThat(env(init, "SCHEDULE")).isEqualTo("dynamic");
         assertThat(env(init, "PODS")).isEqualTo("1");

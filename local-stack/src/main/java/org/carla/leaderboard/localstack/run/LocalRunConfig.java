@@ -176,13 +176,18 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
             settings.put(profile + "env.CARLA_PYTHON_API_ROOT", root.resolve("PythonAPI").toString());
             images.add(id);
         });
-        String carla = "local-stack.images.carla.";
-        settings.put(carla + "image", "carla-leaderboard/carla:.*");
-        settings.put(carla + "env.CARLA_ROOT", imagesDir().resolve("carla").toString());
-        settings.put(carla + "override-env.CARLA_SERVER_COMMAND", java + " -cp " + standIns
-                + " org.carla.leaderboard.localstack.standin.CarlaServerStandIn -{renderer} -carla-rpc-port={port}"
-                + " -RenderOffScreen -nosound");
-        settings.put(carla + "override-env.CARLA_STANDIN_STARTUP_SECONDS", "1");
+        // CARLA's image: each simulator image of a leaderboard a folder of its own, its VERSION the image's tag, as
+        // CARLA's package has it; any other CARLA image one folder without a VERSION.
+        var carlaImages = new java.util.TreeSet<String>();
+        tracks().leaderboards().values().forEach(leaderboard -> carlaImages.add(leaderboard.simulatorImage()));
+        int carlaImage = 0;
+        for (String image : carlaImages) {
+            String id = "carla-" + ++carlaImage;
+            carla(settings, id, Pattern.quote(image), carlaRoot(image), java + " -cp " + standIns);
+            settings.put("local-stack.images." + id + ".order", "50");
+            images.add(id);
+        }
+        carla(settings, "carla", "carla-leaderboard/carla:.*", imagesDir().resolve("carla"), java + " -cp " + standIns);
         // The UNPULLABLE scenario's image is in no registry.
         String unpullable = "local-stack.images.unpullable.";
         settings.put(unpullable + "image", ".*:" + Scenario.UNPULLABLE.label());
@@ -205,6 +210,28 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
             settings.put("local-stack.images." + id + ".override-env." + SubmissionKnobs.DIR, knobsDir().toString());
         }
         return settings;
+    }
+
+    /** The profile of a CARLA image: its root, and the CARLA stand-in for CarlaUE4.sh. */
+    private void carla(Map<String, String> settings, String id, String image, Path root, String standInJava) {
+        String carla = "local-stack.images." + id + ".";
+        settings.put(carla + "image", image);
+        settings.put(carla + "env.CARLA_ROOT", root.toString());
+        settings.put(carla + "override-env.CARLA_SERVER_COMMAND", standInJava
+                + " org.carla.leaderboard.localstack.standin.CarlaServerStandIn -{renderer} -carla-rpc-port={port}"
+                + " -RenderOffScreen -nosound");
+        settings.put(carla + "override-env.CARLA_STANDIN_STARTUP_SECONDS", "1");
+    }
+
+    /** The root of a simulator image's CARLA package: a folder named by the image's tag. */
+    private Path carlaRoot(String image) {
+        return imagesDir().resolve("carla-" + carlaVersion(image).replaceAll("[^0-9A-Za-z._-]", "_"));
+    }
+
+    /** The CARLA server's version in a local simulator image: its tag ({@code carla-leaderboard/carla:0.9.15}). */
+    public static String carlaVersion(String image) {
+        int colon = image.lastIndexOf(':');
+        return colon < 0 || image.lastIndexOf('/') > colon ? "latest" : image.substring(colon + 1);
     }
 
     /**
@@ -278,6 +305,10 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
                         tracks);
             }
             Files.createDirectories(imagesDir().resolve("carla"));
+            for (var leaderboard : tracks.leaderboards().values()) {
+                Path root = Files.createDirectories(carlaRoot(leaderboard.simulatorImage()));
+                Files.writeString(root.resolve("VERSION"), carlaVersion(leaderboard.simulatorImage()) + "\n");
+            }
             // The stand-ins create their once-markers here, as whichever user their container runs as.
             Files.setAttribute(Files.createDirectories(knobsDir()), "unix:mode", 0777);
             for (var jar : standInJars().entrySet()) {
@@ -322,7 +353,7 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         }
         // What init reads as the versions, where the real image has them: a checkout's .git, ScenarioRunner's
         // VERSION, the PythonAPI's egg.
-        RunVersions versions = imageVersions(id, version, 1);
+        RunVersions versions = imageVersions(id, version, tracks.leaderboards().get(id).simulatorImage(), 1);
         Path git = Files.createDirectories(root.resolve(".git/refs/heads"));
         Files.writeString(root.resolve(".git/HEAD"), "ref: refs/heads/" + version.branch() + "\n");
         Files.writeString(git.resolve(version.branch()), versions.leaderboard().orElseThrow() + "\n");
@@ -334,9 +365,11 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
 
     /**
      * The versions init reads in the local image of {@code leaderboard}: a commit of its own (the SHA-1 of its id),
-     * ScenarioRunner's and the PythonAPI's of its Leaderboard version's releases.
+     * ScenarioRunner's and the PythonAPI's of its Leaderboard version's releases; and the CARLA server's in its
+     * simulator image, the image's tag.
      */
-    public static RunVersions imageVersions(String leaderboard, LeaderboardVersion version, int run) {
+    public static RunVersions imageVersions(String leaderboard, LeaderboardVersion version, String simulatorImage,
+            int run) {
         String commit;
         try {
             commit = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
@@ -346,7 +379,7 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         }
         boolean two = version == LeaderboardVersion.V2_0;
         return new RunVersions(run, Optional.of(commit), Optional.of(two ? "0.9.13" : "0.9.10"),
-                Optional.of(two ? "0.9.15" : "0.9.10"));
+                Optional.of(two ? "0.9.15" : "0.9.10"), Optional.of(carlaVersion(simulatorImage)));
     }
 
     /** Where a path of the agent's Leaderboard volume ({@code /workspace/leaderboard/...}) is in an image's root. */

@@ -68,14 +68,15 @@ public class InitCommand implements Callable<Integer> {
     Instance<DynamoDbClient> dynamoDb;
 
     /**
-     * What this run drives with, read in the Leaderboard image's folders, to the control object the relay shows in the
-     * final metadata. Unknown versions are left out; an S3 failure leaves them all unknown and the run goes on.
+     * What this run drives with, read in the Leaderboard image's folders and the versions volume (the CARLA server's),
+     * to the control object the relay shows in the final metadata. Unknown versions are left out; an S3 failure leaves them all unknown and the run goes on.
      */
     private void recordVersions(Map<String, String> env, String bucket, String submissionId) {
         int run = PodEnvironment.integer(env, RUN).orElse(1);
         RunVersions versions = SoftwareVersions.read(run, PodEnvironment.value(env, LEADERBOARD_ROOT).map(Path::of),
                 PodEnvironment.value(env, SCENARIO_RUNNER_ROOT).map(Path::of),
-                PodEnvironment.value(env, CARLA_PYTHON_API_ROOT).map(Path::of));
+                PodEnvironment.value(env, CARLA_PYTHON_API_ROOT).map(Path::of),
+                PodEnvironment.value(env, PodEnvironment.VERSIONS_DIR).map(Path::of));
         try {
             AwsWait.standard().untilAnswered("record the run's versions", () -> {
                 archive.putVersions(bucket, submissionId, versions);

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
         description = "Supervises the real process of one container of a submission's Job.",
         subcommands = {
             InstallCommand.class,
+            CarlaVersionCommand.class,
             InitCommand.class,
             SimulatorCommand.class,
             AgentCommand.class,

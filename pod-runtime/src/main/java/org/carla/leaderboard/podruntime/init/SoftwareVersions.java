@@ -11,11 +11,13 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.carla.leaderboard.domain.pod.PodEnvironment;
 import org.carla.leaderboard.domain.record.RunVersions;
 
 /**
  * What the Leaderboard image holds, read from its folders (the operator's image, before any participant's code runs):
- * the Leaderboard checkout's commit, ScenarioRunner's {@code VERSION} and the CARLA PythonAPI's version. Each is read
+ * the Leaderboard checkout's commit, ScenarioRunner's {@code VERSION} and the CARLA PythonAPI's version; and what the
+ * simulator's image holds, the CARLA server's {@code VERSION}. Each is read
  * by name, from at most a few KiB, and kept only when it reads as a version ({@link RunVersions#VERSION}); anything else
  * (no {@code .git}, an unusual layout) is left unknown, never a failure.
  */
@@ -33,12 +35,29 @@ public final class SoftwareVersions {
     private SoftwareVersions() {
     }
 
-    /** The versions of run {@code run} from the image's folders, each when given. */
+    /**
+     * The versions of run {@code run} from the image's folders, each when given, and the CARLA server's that
+     * carla-version left in the versions volume ({@link #carlaServer}).
+     */
     public static RunVersions read(int run, Optional<Path> leaderboard, Optional<Path> scenarioRunner,
-            Optional<Path> carlaPythonApi) {
+            Optional<Path> carlaPythonApi, Optional<Path> versions) {
         return new RunVersions(run, leaderboard.flatMap(SoftwareVersions::gitCommit),
                 scenarioRunner.flatMap(SoftwareVersions::scenarioRunner),
-                carlaPythonApi.flatMap(SoftwareVersions::carlaPythonApi));
+                carlaPythonApi.flatMap(SoftwareVersions::carlaPythonApi),
+                versions.flatMap(dir -> version(dir.resolve(PodEnvironment.CARLA_SERVER_VERSION_FILE))));
+    }
+
+    /**
+     * The CARLA server's version in the simulator's image: the first line of the package's {@code VERSION} (CARLA's
+     * {@code Package.sh} writes the release's tag there, e.g. {@code 0.9.15}) under {@code carlaRoot}.
+     */
+    public static Optional<String> carlaServer(Path carlaRoot) {
+        return version(carlaRoot.resolve("VERSION"));
+    }
+
+    /** The first line of a regular file when it reads as a version ({@link RunVersions#VERSION}). */
+    private static Optional<String> version(Path file) {
+        return firstLine(file).filter(line -> RunVersions.VERSION.matcher(line).matches());
     }
 
     /** The commit checked out in {@code root}: {@code .git/HEAD}, a detached commit or a ref, loose or packed. */

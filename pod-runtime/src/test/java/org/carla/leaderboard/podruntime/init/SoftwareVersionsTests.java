@@ -20,7 +20,7 @@ class SoftwareVersionsTests {
     Path image;
 
     @Test
-    void theThreeVersionsOfAnImageLaidOutAsTheLeaderboardsDockerfileLaysItOut() throws IOException {
+    void theVersionsOfImagesLaidOutAsTheLeaderboardsDockerfileAndCarlasPackageLayThemOut() throws IOException {
         write("leaderboard/.git/HEAD", "ref: refs/heads/leaderboard-2.0\n");
         write("leaderboard/.git/refs/heads/leaderboard-2.0", COMMIT + "\n");
         write("scenario_runner/scenario_runner.py", "#!/usr/bin/env python\n\"\"\"Welcome\"\"\"\nimport carla\n\n"
@@ -28,12 +28,16 @@ class SoftwareVersionsTests {
                 + "MIN_CARLA_VERSION = '0.9.15'\n");
         write("CARLA/PythonAPI/carla/dist/carla-0.9.15-py3.7-linux-x86_64.egg", "");
         write("CARLA/PythonAPI/carla/dist/README", "");
+        // The simulator's image (Package.sh: echo "${REPOSITORY_TAG}" > VERSION), as carla-version leaves it to init.
+        write("home/carla/VERSION", "0.9.15\n");
+        write("versions/carla-server", SoftwareVersions.carlaServer(image.resolve("home/carla")).orElseThrow() + "\n");
 
         RunVersions versions = SoftwareVersions.read(2, Optional.of(image.resolve("leaderboard")),
-                Optional.of(image.resolve("scenario_runner")), Optional.of(image.resolve("CARLA")));
+                Optional.of(image.resolve("scenario_runner")), Optional.of(image.resolve("CARLA")),
+                Optional.of(image.resolve("versions")));
 
         assertThat(versions).isEqualTo(new RunVersions(2, Optional.of(COMMIT), Optional.of("0.9.13"),
-                Optional.of("0.9.15")));
+                Optional.of("0.9.15"), Optional.of("0.9.15")));
     }
 
     @Test
@@ -59,6 +63,8 @@ class SoftwareVersionsTests {
         write("noVersion/scenario_runner.py", "print('no version here')\n");
         write("twoEggs/carla/dist/carla-0.9.14-py3.7-linux-x86_64.egg", "");
         write("twoEggs/carla/dist/carla-0.9.15-py3.7-linux-x86_64.egg", "");
+        write("hostileCarla/VERSION", "0.9.15; reboot\n");
+        write("emptyCarla/VERSION", "");
         Files.createDirectories(image.resolve("linked/.git"));
         Files.createSymbolicLink(image.resolve("linked/.git/HEAD"), write("elsewhere", COMMIT + "\n"));
 
@@ -69,8 +75,11 @@ class SoftwareVersionsTests {
         assertThat(SoftwareVersions.scenarioRunner(image.resolve("hostile"))).isEmpty();
         assertThat(SoftwareVersions.scenarioRunner(image.resolve("noVersion"))).isEmpty();
         assertThat(SoftwareVersions.carlaPythonApi(image.resolve("twoEggs"))).as("two that disagree").isEmpty();
+        assertThat(SoftwareVersions.carlaServer(image.resolve("hostileCarla"))).isEmpty();
+        assertThat(SoftwareVersions.carlaServer(image.resolve("emptyCarla"))).isEmpty();
+        assertThat(SoftwareVersions.carlaServer(image.resolve("missing"))).isEmpty();
         assertThat(SoftwareVersions.read(1, Optional.of(image.resolve("missing")), Optional.empty(),
-                Optional.of(image.resolve("missing"))).known()).isEmpty();
+                Optional.of(image.resolve("missing")), Optional.of(image.resolve("missing"))).known()).isEmpty();
     }
 
     private Path write(String relative, String text) throws IOException {

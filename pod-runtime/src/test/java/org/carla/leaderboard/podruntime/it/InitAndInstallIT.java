@@ -148,7 +148,15 @@ class InitAndInstallIT {
                 "CARLA_PYTHON_API_ROOT", image.resolve("CARLA").toString(),
                 "LEADERBOARD_VOLUME", temp.resolve("volumes/leaderboard").toString(),
                 "SCENARIO_RUNNER_VOLUME", temp.resolve("volumes/scenario_runner").toString(),
-                "CARLA_PYTHON_API_VOLUME", temp.resolve("volumes/CARLA").toString()));
+                "CARLA_PYTHON_API_VOLUME", temp.resolve("volumes/CARLA").toString(),
+                "VERSIONS_DIR", Files.createDirectories(temp.resolve("volumes/versions")).toString()));
+        // Before it, carla-version in the simulator's image (CARLA's package: its VERSION at the root).
+        Path carla = Files.createDirectories(temp.resolve("carla-image/home/carla"));
+        Files.writeString(carla.resolve("VERSION"), "0.9.15\n");
+        assertThat(run("carla-version", Map.of("CARLA_ROOT", carla.toString(), "VERSIONS_DIR",
+                temp.resolve("volumes/versions").toString()))).isZero();
+        assertThat(run("carla-version", Map.of("CARLA_ROOT", carla.toString())))
+                .as("no versions volume: a Job built wrong").isEqualTo(2);
 
         assertThat(run("init", env)).isZero();
 
@@ -158,7 +166,8 @@ class InitAndInstallIT {
         assertThat(stack.s3().getObjectAsBytes(r -> r.bucket(bucket).key(id + "/control/versions-run-3.json"))
                 .asUtf8String()).as("what run 3 drives with, where no file of the pod can overwrite it").isEqualTo(
                         "{\"run\":3,\"leaderboard\":\"0123456789abcdef0123456789abcdef01234567\","
-                                + "\"scenario_runner\":\"0.9.13\",\"carla_python_api\":\"0.9.15\"}");
+                                + "\"scenario_runner\":\"0.9.13\",\"carla_python_api\":\"0.9.15\","
+                                + "\"carla_server\":\"0.9.15\"}");
         assertThat(logs.resolve("containers-status")).isEmptyDirectory();
 
         String fresh = id + "-fresh";
@@ -251,7 +260,8 @@ class InitAndInstallIT {
                 .redirectErrorStream(true).start();
         String output = new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(Pod.exit(help, RUN)).isZero();
-        assertThat(output).contains("simulator").contains("agent").contains("install").contains("init");
+        assertThat(output).contains("simulator").contains("agent").contains("install").contains("init")
+                .contains("carla-version");
     }
 
     private Map<String, String> resumeEnv(String id, Path logs, String bucket) {
