@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -225,8 +226,10 @@ final class SupervisionBenchmark {
             long readyMicros = awaitListening(port, Duration.ofSeconds(180));
             Path evaluatorStart = dir.resolve("evaluator.start");
             long evaluatorStarted = awaitStamp(evaluatorStart, Duration.ofSeconds(baseline ? 240 : 120));
+            long killedAt = 0;
             if (crash) {
                 Thread.sleep(2000);
+                killedAt = Clock.micros();
                 killCarla(simulator);
             }
             Duration bound = Duration.ofSeconds(baseline ? 400 : 120);
@@ -234,7 +237,9 @@ final class SupervisionBenchmark {
                 throw new IllegalStateException("the pair did not end within " + bound.toSeconds() + " s");
             }
             long exited = Math.max(agent.exitMicros(), simulator.exitMicros());
-            long endedMicros = readStamp(dir.resolve(crash ? "carla.end" : "evaluator.end"));
+            // CARLA's end stamp is its wrapper's, which the baseline's kill -9 of CARLA's pid may cut: then the kill's time.
+            long endedMicros = crash ? stamp(dir.resolve("carla.end")).orElse(killedAt)
+                    : readStamp(dir.resolve("evaluator.end"));
             String expectAgent = crash ? "agent-1.crash0" : "agent-1.done";
             String expectSimulator = crash ? "simulator-1.crash0" : "simulator-1.done";
             int expectedCode = crash ? 1 : 0;
@@ -246,7 +251,7 @@ final class SupervisionBenchmark {
             // Done: CARLA's exit after agent-1.done (it is stopped). Crash: the evaluator's exit after CARLA's death.
             Path stoppedEnd = dir.resolve(crash ? "evaluator.end" : "carla.end");
             long from = crash ? endedMicros : mtimeMicros(status.resolve(expectAgent));
-            double childStop = Files.exists(stoppedEnd) ? (readStamp(stoppedEnd) - from) / 1000.0 : Double.NaN;
+            double childStop = stamp(stoppedEnd).map(end -> (end - from) / 1000.0).orElse(Double.NaN);
             return new PairTimes((evaluatorStarted - readyMicros) / 1000.0, (exited - endedMicros) / 1000.0,
                     (mtimeMicros(status.resolve(expectAgent)) - endedMicros) / 1000.0,
                     (mtimeMicros(status.resolve(expectSimulator)) - endedMicros) / 1000.0, childStop);
@@ -300,6 +305,18 @@ final class SupervisionBenchmark {
 
     private static long readStamp(Path file) throws IOException {
         return Long.parseLong(Files.readString(file).trim());
+    }
+
+    /**
+     * A stamp its wrapper wrote; empty when there is none, or when a SIGKILL cut the wrapper between opening the file
+     * and writing it (an empty file): the baseline stops CARLA with kill -9 of its pid, which is the wrapper's.
+     */
+    private static Optional<Long> stamp(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        String text = Files.readString(file).trim();
+        return text.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(text));
     }
 
     private static String list(Path dir) throws IOException {
