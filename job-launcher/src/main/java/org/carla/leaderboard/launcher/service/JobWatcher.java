@@ -132,7 +132,7 @@ public class JobWatcher {
 
     /** Hands a Job whose pod runs to {@link RunStarts}, unless its start was announced or it is ending. */
     public void announce(String jobName) {
-        Optional<Job> cached = jobs().stream().filter(job -> jobName.equals(job.getMetadata().getName())).findFirst();
+        Optional<Job> cached = cachedJob(jobName);
         if (cached.isPresent() && (JobMetadata.startReported(cached.get()).isPresent() || JobEnd.ending(cached.get()))) {
             return;
         }
@@ -190,16 +190,20 @@ public class JobWatcher {
         if (jobName == null || PodStart.of(pod).isEmpty()) {
             return;
         }
-        Optional<Job> cached = jobs().stream().filter(job -> jobName.equals(job.getMetadata().getName())).findFirst();
+        Optional<Job> cached = cachedJob(jobName);
         String podName = pod.getMetadata().getName();
         if (cached.isPresent() && JobMetadata.startReported(cached.get()).isPresent()) {
             if (!JobEnd.ending(cached.get()) && !starts.imagesRecorded(podName)) {
-                submit("images:" + podName, () -> starts.recordImages(jobName, pod),
+                submit("images:" + podName, () -> starts.recordImages(cached.get(), pod),
                         "recording the images of pod " + podName);
             }
             return;
         }
         announce(jobName);
+    }
+
+    private Optional<Job> cachedJob(String jobName) {
+        return jobs().stream().filter(job -> jobName.equals(job.getMetadata().getName())).findFirst();
     }
 
     private static String jobNameOf(Pod pod) {

@@ -104,19 +104,19 @@ public class RunStarts {
     }
 
     /**
-     * A pod of a Job whose start was announced has started ({@code pod} as the informer last saw it): its images join
-     * the run's in the record.
+     * A pod of a Job whose start was announced has started ({@code job} and {@code pod} as the informers last saw
+     * them): its images join the run's in the record.
      */
-    public void recordImages(String jobName, Pod pod) {
-        Job job = kubernetes.batch().v1().jobs().inNamespace(namespace).withName(jobName).get();
-        Optional<SubmissionIdentity> submission = job == null ? Optional.empty() : JobMetadata.submission(job);
-        Optional<Integer> run = job == null ? Optional.empty() : JobMetadata.run(job);
+    public void recordImages(Job job, Pod pod) {
+        Optional<SubmissionIdentity> submission = JobMetadata.submission(job);
+        Optional<Integer> run = JobMetadata.run(job);
         if (PodStart.of(pod).isEmpty() || submission.isEmpty() || run.isEmpty()) {
             return;
         }
         if (record(submission.get(), run.get(), pod)) {
             LOG.infof("submission %s run %d: pod %s of Job %s runs; its images are added to the run's",
-                    submission.get().submissionId(), run.get(), pod.getMetadata().getName(), jobName);
+                    submission.get().submissionId(), run.get(), pod.getMetadata().getName(),
+                    job.getMetadata().getName());
         }
     }
 

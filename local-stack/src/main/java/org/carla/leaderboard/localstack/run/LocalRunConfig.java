@@ -180,14 +180,15 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         // CARLA's package has it; any other CARLA image one folder without a VERSION.
         var carlaImages = new java.util.TreeSet<String>();
         tracks().leaderboards().values().forEach(leaderboard -> carlaImages.add(leaderboard.simulatorImage()));
+        String standInJava = java + " -cp " + standIns;
         int carlaImage = 0;
         for (String image : carlaImages) {
             String id = "carla-" + ++carlaImage;
-            carla(settings, id, Pattern.quote(image), carlaRoot(image), java + " -cp " + standIns);
+            carla(settings, id, Pattern.quote(image), carlaRoot(image), standInJava);
             settings.put("local-stack.images." + id + ".order", "50");
             images.add(id);
         }
-        carla(settings, "carla", "carla-leaderboard/carla:.*", imagesDir().resolve("carla"), java + " -cp " + standIns);
+        carla(settings, "carla", "carla-leaderboard/carla:.*", imagesDir().resolve("carla"), standInJava);
         // The UNPULLABLE scenario's image is in no registry.
         String unpullable = "local-stack.images.unpullable.";
         settings.put(unpullable + "image", ".*:" + Scenario.UNPULLABLE.label());
