@@ -44,11 +44,12 @@ public final class SimulatorRole implements PairPolicy {
             if (status.partnerDone(present)) {
                 return partnerDone(attempt);
             }
-            if (status.partnerCrashed(present)) {
-                return crash(status.partnerContainer() + " crashed");
-            }
+            // CARLA's own exit first: when it died, the agent's crash that followed it is not the cause.
             if (server.exitCode().isPresent()) {
                 return crash("CARLA exited with code " + server.exitCode().getAsInt());
+            }
+            if (status.partnerCrashed(present)) {
+                return crash(status.partnerContainer() + " crashed");
             }
             return new Step.Wait(LOOK);
         };

@@ -74,8 +74,10 @@ class PairProtocolIT {
         assertThat(pair.exits(RUN)).isEqualTo(CRASHED);
         assertThat(pod.statusFiles()).containsExactlyInAnyOrder("simulator-1.crash0", "agent-1.crash0");
         assertThat(pod.console(1)).contains("CARLA exited with code 137");
+        // Whether the evaluator writes its own "Crashed" before the agent stops it is a race (the real client waits
+        // for its timeout; the simulator's crash file comes first): either way the run is not complete.
         CheckpointFile crashed = ResultsJson.read(pod.checkpoint());
-        assertThat(crashed.entryStatus()).isEqualTo("Crashed");
+        assertThat(crashed.hasGlobalRecord()).isFalse();
         List<RouteRecord> kept = crashed.checkpoint().records().stream()
                 .filter(r -> !r.status().contains("Simulation crashed")).toList();
         assertThat(kept).as("routes finished before CARLA died").isNotEmpty().hasSizeLessThan(6);
