@@ -250,6 +250,7 @@ async function showDetail(id, params) {
   drawTimeline(view);
   drawRoutes(view);
   fill("pairs", view.pairs.map(p => row([p.pair, p.state, p.attempt, p.crashes, p.agent, p.simulator])));
+  drawWhatRan(view.what_ran);
   document.getElementById("failure-reason").textContent = view.failure_reason || "";
   const accuracies = document.getElementById("accuracies");
   accuracies.replaceChildren();
@@ -266,6 +267,19 @@ async function showDetail(id, params) {
     return box;
   }));
   document.getElementById("refreshed").textContent = "as of " + new Date().toISOString().slice(11, 19) + "Z";
+}
+
+/** The current run's software versions and every pod's containers by digest (none before its first pod started). */
+function drawWhatRan(ran) {
+  const versions = document.getElementById("versions");
+  versions.replaceChildren();
+  const names = { leaderboard: "Leaderboard commit", scenario_runner: "ScenarioRunner", carla_python_api:
+    "CARLA PythonAPI", carla_server: "CARLA server" };
+  for (const [name, value] of Object.entries((ran && ran.versions) || {})) {
+    versions.appendChild(el("dt", names[name] || name));
+    versions.appendChild(el("dd", value));
+  }
+  fill("images", ((ran && ran.images) || []).map(i => row([i.pod, i.container, i.image, i.digest])));
 }
 
 /** The runs of the submission (waiting, pending, running, ended) and the current run's pairs with their status files. */

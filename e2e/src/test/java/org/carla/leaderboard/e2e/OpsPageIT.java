@@ -99,6 +99,13 @@ class OpsPageIT {
         await().atMost(STEP).ignoreExceptions().until(() -> browser.findElement(By.id("detail-id")).getText()
                 .equals(slow.submissionId()));
         assertThat(browser.findElement(By.id("detail-team")).getText()).contains("Team 2");
+        // What the running pod ran: each container by digest, and the CARLA server's version that init read.
+        await().atMost(STEP).ignoreExceptions().until(() -> browser.findElements(By.cssSelector("#images tbody tr"))
+                .stream().anyMatch(image -> image.getText().contains("agent-1")));
+        assertThat(browser.findElements(By.cssSelector("#images tbody tr td:nth-child(4)")))
+                .allSatisfy(digest -> assertThat(digest.getText()).matches("[^@\\s]+@sha256:[0-9a-f]{64}"));
+        await().atMost(STEP).ignoreExceptions().until(() -> browser.findElement(By.id("versions")).getText()
+                .contains("CARLA server"));
         await().atMost(STEP).ignoreExceptions().until(() -> browser.findElement(By.id("cancel-button")).isEnabled());
         // The operator cancels once EvalAI shows the run's first partial results, as the local run's host does, not
         // while the run's first updates go out: a cancel made in the instant between the relay's list (or status read)

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import org.carla.leaderboard.domain.record.RunImages;
+import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -12,6 +14,9 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * A submission as its leaderboard's table holds it ({@code domain.record.SubmissionTable}), read tolerantly: an
  * attribute not written yet (or {@code "-"}) is {@code null}, a status this code does not know is {@code null} with
  * the text kept in {@code statusText}.
+ *
+ * @param images   what the pods of a run ran, by digest ({@code run_images}; {@code null} when not written yet)
+ * @param versions the evaluation software of a run ({@code run_versions}; {@code null} until its final report)
  */
 @RegisterForReflection
 public record SubmissionRecord(String leaderboard, String teamId, String submissionId, String teamName, String track,
@@ -19,7 +24,8 @@ public record SubmissionRecord(String leaderboard, String teamId, String submiss
         int jobEndedRun, int resumes, String jobName, String instanceType, Integer workerPairs, Instant submittedTime,
         Instant resumedTime, Instant launchedTime, Instant startTime, Instant endTime, Instant lastProgressTime,
         Integer routesDone, Integer routesTotal, Double drivingScore, String failureReason, Double gpuHours,
-        boolean finalSent, int cancelRequestedRun, List<StatusChange> history) {
+        boolean finalSent, int cancelRequestedRun, List<StatusChange> history, RunImages images,
+        RunVersions versions) {
 
     public SubmissionRecord {
         history = history == null ? List.of() : List.copyOf(history);

@@ -11,10 +11,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.ledger.AttemptOutcome;
 import org.carla.leaderboard.domain.ledger.Claimer;
 import org.carla.leaderboard.domain.ledger.EntryChanges;
@@ -25,6 +27,9 @@ import org.carla.leaderboard.domain.ledger.LedgerItems;
 import org.carla.leaderboard.domain.ledger.PairPlacement;
 import org.carla.leaderboard.domain.ledger.RetryBudget;
 import org.carla.leaderboard.domain.ledger.RouteLedgerTable;
+import org.carla.leaderboard.domain.record.RunImages;
+import org.carla.leaderboard.domain.record.RunImages.ContainerImage;
+import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.status.StatusFiles;
@@ -240,6 +245,55 @@ class ConsoleApiTests {
         assertThat(view.getString("pod.phase")).isEqualTo("Running");
         assertThat(view.getString("cancel")).isNull();
         assertThat(view.getString("resume")).contains("only a failed submission can be resumed");
+    }
+
+    @Test
+    void oneSubmissionShowsWhatItsCurrentRunRanByDigestAndVersionAndNothingOfAnEarlierRun() {
+        var resumed = GivenSubmission.random("What Ran").submitted(ago(100)).number(SubmissionTable.RUN, 2)
+                .launched(ago(50), "ran-r2").running(ago(45))
+                .attribute(SubmissionTable.RUN_IMAGES, new RunImages(2, List.of(
+                        new ContainerImage("ran-r2-a", "init", "leaderboard:2.0", digest("leaderboard", 'a')),
+                        new ContainerImage("ran-r2-a", "agent-1", "team/agent:v3", digest("team/agent", 'b')),
+                        new ContainerImage("ran-r2-b", "agent-1", "team/agent:v3", digest("team/agent", 'c'))))
+                        .attribute())
+                .attribute(SubmissionTable.RUN_VERSIONS, versions(1, "0.9.14").attribute());
+        resumed.writeTo(stack);
+        // Before its final report, the run's versions are only in the control object its init wrote.
+        resumed.upload(stack, SubmissionLayout.runVersionsPath(2), versions(2, "0.9.15").json());
+
+        JsonPath view = detail(resumed);
+
+        assertThat(view.getInt("what_ran.run")).isEqualTo(2);
+        assertThat(view.getList("what_ran.images.pod")).containsExactly("ran-r2-a", "ran-r2-a", "ran-r2-b");
+        assertThat(view.getList("what_ran.images.digest")).containsExactly(digest("leaderboard", 'a'),
+                digest("team/agent", 'b'), digest("team/agent", 'c'));
+        assertThat(view.getList("what_ran.images.image")).containsExactly("leaderboard:2.0", "team/agent:v3",
+                "team/agent:v3");
+        assertThat(view.getMap("what_ran.versions")).containsExactly(Map.entry("scenario_runner", "0.9.13"),
+                Map.entry("carla_server", "0.9.15"));
+
+        // A new run whose pod has not started shows neither the last run's images nor its versions.
+        var waiting = GivenSubmission.random("Not Yet").submitted(ago(100)).number(SubmissionTable.RUN, 3)
+                .launched(ago(1), "ran-r3")
+                .attribute(SubmissionTable.RUN_IMAGES, new RunImages(2, List.of(new ContainerImage("ran-r2-a",
+                        "agent-1", "team/agent:v3", digest("team/agent", 'b')))).attribute())
+                .attribute(SubmissionTable.RUN_VERSIONS, versions(2, "0.9.15").attribute());
+        waiting.writeTo(stack);
+        assertThat(detail(waiting).getString("what_ran")).isNull();
+    }
+
+    private static String digest(String repository, char hex) {
+        return repository + "@sha256:" + String.valueOf(hex).repeat(64);
+    }
+
+    private static RunVersions versions(int run, String carlaServer) {
+        return new RunVersions(run, Optional.empty(), Optional.of("0.9.13"), Optional.empty(),
+                Optional.of(carlaServer));
+    }
+
+    private static JsonPath detail(GivenSubmission submission) {
+        return operator().queryParam("team", submission.teamId).queryParam("leaderboard", "leaderboard-20")
+                .get("/api/submissions/" + submission.submissionId).then().statusCode(200).extract().jsonPath();
     }
 
     @Test

@@ -63,6 +63,11 @@ final class GivenSubmission {
         return this;
     }
 
+    GivenSubmission attribute(String attribute, AttributeValue value) {
+        item.put(attribute, value);
+        return this;
+    }
+
     GivenSubmission number(String attribute, double value) {
         item.put(attribute, AttributeValue.fromN(Double.toString(value).replaceAll("\\.0$", "")));
         return this;

@@ -106,6 +106,26 @@ public record RunVersions(int run, Optional<String> leaderboard, Optional<String
         return AttributeValue.fromM(map);
     }
 
+    /** The versions a record's attribute holds; empty when it holds none or is not one {@link #attribute()} wrote. */
+    public static Optional<RunVersions> of(AttributeValue attribute) {
+        if (attribute == null || !attribute.hasM() || attribute.m().get(RUN) == null
+                || attribute.m().get(RUN).n() == null) {
+            return Optional.empty();
+        }
+        Map<String, AttributeValue> map = attribute.m();
+        try {
+            return Optional.of(new RunVersions(Integer.parseInt(map.get(RUN).n()), text(map, LEADERBOARD),
+                    text(map, SCENARIO_RUNNER), text(map, CARLA_PYTHON_API), text(map, CARLA_SERVER)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<String> text(Map<String, AttributeValue> map, String field) {
+        AttributeValue value = map.get(field);
+        return value == null || value.s() == null ? Optional.empty() : Optional.of(value.s());
+    }
+
     private static Optional<String> text(JsonNode node, String field) {
         JsonNode value = node.get(field);
         return value != null && value.isTextual() ? Optional.of(value.asText()) : Optional.empty();

@@ -23,6 +23,20 @@ class RunVersionsTests {
         assertThat(READ.attribute()).isEqualTo(AttributeValue.fromM(Map.of("run", AttributeValue.fromN("2"),
                 "leaderboard", AttributeValue.fromS("0123456789abcdef0123456789abcdef01234567"), "scenario_runner",
                 AttributeValue.fromS("0.9.13"), "carla_server", AttributeValue.fromS("0.9.15"))));
+        assertThat(RunVersions.of(READ.attribute())).contains(READ);
+    }
+
+    @Test
+    void aRecordsAttributeThatIsNotOneThisCodeWroteIsNone() {
+        assertThat(RunVersions.of(null)).isEmpty();
+        assertThat(RunVersions.of(AttributeValue.fromS("-"))).isEmpty();
+        assertThat(RunVersions.of(AttributeValue.fromM(Map.of("leaderboard", AttributeValue.fromS("abc"))))).isEmpty();
+        assertThat(RunVersions.of(AttributeValue.fromM(Map.of("run", AttributeValue.fromN("0"))))).isEmpty();
+        assertThat(RunVersions.of(AttributeValue.fromM(Map.of("run", AttributeValue.fromN("1"), "carla_server",
+                AttributeValue.fromS("0.9.15 <b>"))))).isEmpty();
+        assertThat(RunVersions.of(AttributeValue.fromM(Map.of("run", AttributeValue.fromN("1"), "scenario_runner",
+                AttributeValue.fromN("13"))))).contains(new RunVersions(1, Optional.empty(), Optional.empty(),
+                        Optional.empty(), Optional.empty()));
     }
 
     @Test

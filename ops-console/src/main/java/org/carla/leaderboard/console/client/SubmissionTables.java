@@ -13,6 +13,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.console.SubmissionRecord;
 import org.carla.leaderboard.console.SubmissionRecord.StatusChange;
+import org.carla.leaderboard.domain.record.RunImages;
+import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.results.Metric;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
@@ -119,7 +121,9 @@ public class SubmissionTables {
                 Boolean.TRUE.equals(item.containsKey(SubmissionTable.FINAL_SENT)
                         ? item.get(SubmissionTable.FINAL_SENT).bool() : null),
                 integer(item, SubmissionTable.CANCEL_REQUESTED_RUN, 0),
-                history(item.get(SubmissionTable.HISTORY)));
+                history(item.get(SubmissionTable.HISTORY)),
+                RunImages.of(item.get(SubmissionTable.RUN_IMAGES)).orElse(null),
+                RunVersions.of(item.get(SubmissionTable.RUN_VERSIONS)).orElse(null));
     }
 
     private static List<StatusChange> history(AttributeValue value) {

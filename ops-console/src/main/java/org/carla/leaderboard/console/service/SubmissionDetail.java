@@ -17,8 +17,10 @@ import org.carla.leaderboard.console.client.EvalAiHost;
 import org.carla.leaderboard.console.client.RouteLedgers;
 import org.carla.leaderboard.console.config.ConsoleConfig;
 import org.carla.leaderboard.domain.layout.LogsLayout;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.layout.SubmissionFiles.StatusFile;
 import org.carla.leaderboard.domain.layout.SubmissionFiles;
+import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
 import org.carla.leaderboard.domain.status.StatusFiles;
@@ -28,9 +30,10 @@ import org.jboss.logging.Logger;
 
 /**
  * One submission in detail: the record, its runs, its pairs, the tail of each container's log, what was sent to EvalAI
- * and what EvalAI shows now, and, when the track's routes are claimed, every attempt at a route of the current run.
- * Reads S3 (a listing, one ranged GET per container, the results file), EvalAI (one read) and the route ledger (one
- * Query of the run's partition) each time it is asked.
+ * and what EvalAI shows now, what the current run ran (images by digest, versions), and, when the track's routes are
+ * claimed, every attempt at a route of the current run. Reads S3 (a listing, one ranged GET per container, the
+ * results file, the run's versions until the record holds them), EvalAI (one read) and the route ledger (one Query of
+ * the run's partition) each time it is asked.
  */
 @ApplicationScoped
 public class SubmissionDetail {
@@ -112,6 +115,16 @@ public class SubmissionDetail {
                 problems.add("route ledger: " + e.getMessage());
             }
         }
+        RunVersions versions = record.versions();
+        if (versions == null || versions.run() != record.run()) {
+            try { // before the run's final report, the control object init wrote is the only copy
+                versions = files.readBounded(found.bucket(), record.submissionId(),
+                        SubmissionLayout.runVersionsPath(record.run()), RunVersions.MAX_BYTES).text()
+                        .flatMap(RunVersions::parse).orElse(null);
+            } catch (RuntimeException e) {
+                problems.add("S3 versions: " + e.getMessage());
+            }
+        }
         List<StatusChange> updates = record.history().stream().filter(change -> RELAY.equals(change.by())).toList();
         return new SubmissionView(overview.row(look, record), record.instanceType(), record.workerPairs(),
                 record.phase(), record.challengeId(), record.resumes(), record.history(), RunView.of(record),
@@ -120,7 +133,7 @@ public class SubmissionDetail {
                 job.orElse(null), pod.orElse(null),
                 ActionRules.cancel(record.submissionId(), record, evalAiStatus).unavailable().orElse(null),
                 ActionRules.resume(record.submissionId(), record, evalAiStatus).unavailable().orElse(null), problems,
-                routes);
+                routes, WhatRan.of(record.run(), record.images(), versions));
     }
 
     /** Whether the record's phase is a track whose runs claim their routes from a route ledger. */

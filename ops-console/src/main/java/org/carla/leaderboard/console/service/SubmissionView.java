@@ -20,13 +20,15 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param cancel        why cancelling is not offered now (refused, or done already), {@code null} when it can be
  * @param resume        why resuming is not offered now (refused, or done already), {@code null} when it can be
  * @param routes        the current run's route attempts when its routes are claimed (the route ledger), else empty
+ * @param whatRan       the current run's images by digest and its software's versions; {@code null} before its first
+ *                      pod started
  */
 @RegisterForReflection
 public record SubmissionView(SubmissionRow summary, String instanceType, Integer workerPairs, String phase,
         String challengeId, int resumes, List<StatusChange> history, List<RunView> runs, List<PairState> pairs,
         List<ContainerLog> logs, List<StatusChange> evalAiUpdates, String evalAiStatus, Map<String, Double> accuracies,
         String failureReason, JobView job, PodView pod, String cancel, String resume, List<String> problems,
-        List<RouteAttempt> routes) {
+        List<RouteAttempt> routes, WhatRan whatRan) {
 
     /** The last lines of one container's log, as uploaded to S3. */
     @RegisterForReflection
