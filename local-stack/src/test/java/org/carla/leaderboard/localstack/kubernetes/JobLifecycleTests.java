@@ -72,7 +72,10 @@ class JobLifecycleTests extends LocalJobRunnerFixture {
         job.getSpec().getTemplate().getSpec().setTerminationGracePeriodSeconds(1L);
         client.batch().v1().jobs().resource(job).create();
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> runner.processes().size() == 1);
+        // The runner starts the process, then writes the status that says so: wait for what an observer sees.
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> runner.processes().size() == 1
+                && onlyPod(jobs().withName("starting").get()).getStatus().getInitContainerStatuses().get(0).getState()
+                        .getRunning() != null);
         Pod initializing = onlyPod(jobs().withName("starting").get());
         assertThat(initializing.getStatus().getPhase()).isEqualTo("Pending");
         assertThat(initializing.getSpec().getNodeName()).isEqualTo(PodObjects.NODE_NAME);
