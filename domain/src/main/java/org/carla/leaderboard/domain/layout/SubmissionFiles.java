@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
+import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.status.StatusFiles;
 
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -35,6 +36,15 @@ public class SubmissionFiles {
         String key = SubmissionLayout.key(submissionId, relative);
         return absentIfMissing(() -> s3.getObjectAsBytes(r -> r.bucket(bucket).key(key))
                 .asString(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Run {@code run}'s versions as its init wrote them ({@link SubmissionLayout#runVersionsPath}, a control object no
+     * file of the pod overwrites); empty when it wrote none, or an object that is not run {@code run}'s versions.
+     */
+    public Optional<RunVersions> runVersions(String bucket, String submissionId, int run) {
+        return readBounded(bucket, submissionId, SubmissionLayout.runVersionsPath(run), RunVersions.MAX_BYTES).text()
+                .flatMap(RunVersions::parse).filter(read -> read.run() == run);
     }
 
     /**

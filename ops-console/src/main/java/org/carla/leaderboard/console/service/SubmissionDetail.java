@@ -17,7 +17,6 @@ import org.carla.leaderboard.console.client.EvalAiHost;
 import org.carla.leaderboard.console.client.RouteLedgers;
 import org.carla.leaderboard.console.config.ConsoleConfig;
 import org.carla.leaderboard.domain.layout.LogsLayout;
-import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.layout.SubmissionFiles.StatusFile;
 import org.carla.leaderboard.domain.layout.SubmissionFiles;
 import org.carla.leaderboard.domain.record.RunVersions;
@@ -118,9 +117,7 @@ public class SubmissionDetail {
         RunVersions versions = record.versions();
         if (versions == null || versions.run() != record.run()) {
             try { // before the run's final report, the control object init wrote is the only copy
-                versions = files.readBounded(found.bucket(), record.submissionId(),
-                        SubmissionLayout.runVersionsPath(record.run()), RunVersions.MAX_BYTES).text()
-                        .flatMap(RunVersions::parse).orElse(null);
+                versions = files.runVersions(found.bucket(), record.submissionId(), record.run()).orElse(null);
             } catch (RuntimeException e) {
                 problems.add("S3 versions: " + e.getMessage());
             }

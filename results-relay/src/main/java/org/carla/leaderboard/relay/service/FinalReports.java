@@ -17,7 +17,6 @@ import org.carla.leaderboard.domain.event.Progress;
 import org.carla.leaderboard.domain.event.SubmissionEvent;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.domain.layout.SubmissionFiles;
-import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.record.GpuUsage;
 import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.results.Metric;
@@ -272,9 +271,7 @@ class FinalReports {
         // The record's GPU-hours hold this run's once its final status is recorded.
         double allRuns = record.gpuHours() + (gpuCounted ? 0 : gpuHours);
         // What the run's init read in the Leaderboard image: a control object, which no file of the pod overwrites.
-        Optional<RunVersions> versions = files.readBounded(destination.bucket(), id,
-                SubmissionLayout.runVersionsPath(record.run()), RunVersions.MAX_BYTES).text()
-                .flatMap(RunVersions::parse).filter(read -> read.run() == record.run());
+        Optional<RunVersions> versions = files.runVersions(destination.bucket(), id, record.run());
         var evaluation = evaluationFiles.evaluation(verdict.shown(), stderr, record.run(), gpuHours, allRuns,
                 record.images(), versions);
         var metricValues = allMetrics(EvaluationFiles.metrics(evaluation.result()));
