@@ -26,8 +26,9 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
  * it issued, else anonymous; a token it does not know is 401), authorization ({@link RbacAuthorizer}: 403 as
  * Kubernetes answers it), then admission of writes: NamespaceLifecycle (a create, update or patch into a namespace
  * that does not exist is 404 {@code namespaces "x" not found}; deletes and reads are not admitted, so they find
- * nothing there) and the Job validation the controller relies on (a {@code podFailurePolicy} needs
- * {@code restartPolicy: Never}, checked on create and update). Also {@code status} is a subresource of the built-in
+ * nothing there) and the Job validation the controller relies on ({@link JobValidation}: completion mode,
+ * completions and parallelism, a {@code podFailurePolicy} needing {@code restartPolicy: Never}; checked on create and
+ * update). Also {@code status} is a subresource of the built-in
  * kinds that have one in a cluster, so a plain update leaves the status alone. Before all that, a test may have made it
  * unavailable for some requests ({@link #unavailable}): 503, as while it cannot serve.
  */
@@ -109,7 +110,7 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                 : Optional.empty();
     }
 
-    /** The API server's Job validation the controller relies on: a pod failure policy needs restartPolicy Never. */
+    /** The API server's Job validation of what the controller acts on ({@link JobValidation}): 422 with its errors. */
     private static Optional<MockResponse> invalidJob(String body) {
         Job job;
         try {
@@ -117,17 +118,11 @@ final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         } catch (RuntimeException e) {
             return Optional.empty(); // storage refuses what does not parse
         }
-        if (job.getSpec() == null || job.getSpec().getPodFailurePolicy() == null) {
+        var errors = JobValidation.errors(job);
+        if (errors.isEmpty()) {
             return Optional.empty();
         }
-        String restartPolicy = job.getSpec().getTemplate() == null || job.getSpec().getTemplate().getSpec() == null
-                ? "" : String.valueOf(job.getSpec().getTemplate().getSpec().getRestartPolicy());
-        if ("Never".equals(restartPolicy)) {
-            return Optional.empty();
-        }
-        return Optional.of(ApiStatus.invalid("Job", "batch", job.getMetadata().getName(),
-                "spec.template.spec.restartPolicy", restartPolicy,
-                "only \"Never\" is supported when podFailurePolicy is specified"));
+        return Optional.of(ApiStatus.invalid("Job", "batch", job.getMetadata().getName(), errors));
     }
 
     /** Requests of one verb on one resource that the server does not serve, as many as {@code left} says. */

@@ -135,6 +135,29 @@ class ApiServerRbacTests {
     }
 
     @Test
+    void anIndexedJobWithoutCompletionsIsRefusedWithEveryErrorAndOneWithMoreParallelismIsStored() {
+        Job noCompletions = JobValidationTests.job("indexed", "Indexed", null, 2);
+        noCompletions.getSpec().setPodFailurePolicy(new io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyBuilder()
+                .addNewRule().withAction("Ignore").addNewOnPodCondition().withType("DisruptionTarget")
+                .withStatus("True").endOnPodCondition().endRule().build());
+        assertThatThrownBy(() -> admin.batch().v1().jobs().inNamespace("submissions").resource(noCompletions).create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(422);
+                    assertThat(e.getStatus().getReason()).isEqualTo("Invalid");
+                    assertThat(e.getStatus().getMessage()).isEqualTo("Job.batch \"indexed\" is invalid: ["
+                            + "spec.completions: Required value: when completion mode is Indexed, "
+                            + "spec.template.spec.restartPolicy: Invalid value: \"OnFailure\": only \"Never\" is"
+                            + " supported when podFailurePolicy is specified]");
+                    assertThat(e.getStatus().getDetails().getCauses()).extracting(c -> c.getField() + " " + c.getReason())
+                            .containsExactly("spec.completions FieldValueRequired",
+                                    "spec.template.spec.restartPolicy FieldValueInvalid");
+                });
+        assertThat(admin.batch().v1().jobs().inNamespace("submissions").withName("indexed").get()).isNull();
+        admin.batch().v1().jobs().inNamespace("submissions").resource(JobValidationTests.job("indexed", "Indexed", 2, 3))
+                .create();
+    }
+
+    @Test
     void whatAServiceAccountMayDoAndNeverDidIsReported() {
         try (KubernetesClient client = api.newClient(console)) {
             client.pods().inNamespace("submissions").list();

@@ -64,12 +64,50 @@ public final class ApiStatus {
     /** {@code Kind.group "name" is invalid: field: Invalid value: "v": detail} ({@code errors.NewInvalid}). */
     public static MockResponse invalid(String kind, String group, String name, String field, String value,
             String detail) {
-        String cause = "Invalid value: \"" + value + "\": " + detail;
+        return invalid(kind, group, name, List.of(FieldError.invalid(field, "\"" + value + "\"", detail)));
+    }
+
+    /**
+     * One error of validation, as apimachinery's {@code field.Error}: the field's path, its type (the cause's reason)
+     * and what its {@code ErrorBody} says.
+     */
+    public record FieldError(String field, String type, String body) {
+
+        /** {@code Invalid value: <value>: detail}; {@code value} as Go prints it (a string quoted, a number not). */
+        public static FieldError invalid(String field, String value, String detail) {
+            return new FieldError(field, "FieldValueInvalid", "Invalid value: " + value + ": " + detail);
+        }
+
+        /** {@code Required value: detail}. */
+        public static FieldError required(String field, String detail) {
+            return new FieldError(field, "FieldValueRequired", "Required value: " + detail);
+        }
+
+        /** {@code Unsupported value: "v": supported values: "a", "b"}. */
+        public static FieldError notSupported(String field, String value, List<String> supported) {
+            return new FieldError(field, "FieldValueNotSupported", "Unsupported value: \"" + value
+                    + "\": supported values: " + String.join(", ", supported.stream().map(v -> "\"" + v + "\"")
+                            .toList()));
+        }
+
+        @Override
+        public String toString() {
+            return field + ": " + body;
+        }
+    }
+
+    /**
+     * {@code Kind.group "name" is invalid: <errors>} ({@code errors.NewInvalid}): one error as it is, several in
+     * brackets joined by ", " (an aggregate's message), each a cause of the details.
+     */
+    public static MockResponse invalid(String kind, String group, String name, List<FieldError> errors) {
         String qualifiedKind = group.isEmpty() ? kind : kind + "." + group;
         return response(new StatusBuilder().withStatus("Failure")
-                .withMessage(qualifiedKind + " \"" + name + "\" is invalid: " + field + ": " + cause)
+                .withMessage(qualifiedKind + " \"" + name + "\" is invalid: "
+                        + aggregate(errors.stream().map(FieldError::toString).toList()))
                 .withReason("Invalid").withNewDetails().withName(name).withGroup(empty(group)).withKind(kind)
-                .withCauses(new StatusCause(field, cause, "FieldValueInvalid")).endDetails().withCode(422).build());
+                .withCauses(errors.stream().map(e -> new StatusCause(e.field(), e.body(), e.type())).toList())
+                .endDetails().withCode(422).build());
     }
 
     /**
