@@ -25,15 +25,23 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 
 /**
- * The Job controller's part for one Job (kubernetes pkg/controller/job/job_controller.go {@code syncJob}, 1.31): the
- * Job active with its start time and {@link ActiveDeadline}, one pod at a time ({@link PodRun}), and after each change
- * of a pod, the controller's judgement in its order: a pod failure policy's FailJob, then backoffLimit — failed pods
- * beyond it, or {@link JobFailureRules#pastBackoffLimitOnFailure the restart counts} reaching it —, then the deadline.
- * A Job that fails gets {@code FailureTarget}, its active pods are deleted, and {@code Failed} comes once none is
- * terminating; a pod that succeeded completes it; a pod that failed (Never), was evicted, interrupted or lost with its
- * node is counted (unless the policy Ignores it) and replaced, after the controller's pod failure back-off, by a pod
- * with fresh volumes — once it is gone when only failed pods are replaced ({@code podReplacementPolicy: Failed}).
- * Every decision runs on the Job's own thread.
+ * The Job controller's part for one Job (kubernetes pkg/controller/job/job_controller.go {@code syncJob} and
+ * {@code manageJob}, indexed_job_utils.go, 1.31): the Job active with its start time and {@link ActiveDeadline}, its
+ * pods ({@link PodRun}), and after each change of a pod, the controller's judgement in its order: a pod failure
+ * policy's FailJob, then backoffLimit — failed pods of the whole Job beyond it, or
+ * {@link JobFailureRules#pastBackoffLimitOnFailure the restart counts} reaching it —, then the deadline. A Job that
+ * fails gets {@code FailureTarget}, its active pods are deleted, and {@code Failed} comes once none is terminating. A
+ * pod that failed (Never), was evicted, interrupted or lost with its node is counted (unless the policy Ignores it) and
+ * replaced, after the controller's pod failure back-off (one for the Job: base, doubling per failure since the last
+ * success), by a pod with fresh volumes — once it is gone when only failed pods are replaced
+ * ({@code podReplacementPolicy: Failed}).
+ * <p>
+ * A NonIndexed Job runs one pod at a time (completions 1), complete once a pod succeeded. An Indexed Job
+ * ({@code completionMode: Indexed}) runs a pod per completion index: as many at once as {@code parallelism} (default 1)
+ * allows out of the indexes neither succeeded nor running, lowest first; a failed pod is replaced by a pod of its
+ * index; a succeeded index never runs again ({@code completedIndexes}, read back from the status when the Job starts
+ * or resumes); the Job is complete once every index succeeded and no pod is active. Every decision runs on the Job's
+ * own thread.
  */
 final class JobRun implements PodRun.Owner {
 
@@ -54,7 +62,12 @@ final class JobRun implements PodRun.Owner {
     private final List<PodRun> pods = new ArrayList<>();
     private final Set<String> counted = new HashSet<>();
     private final Set<String> released = new HashSet<>();
+    private final boolean indexed;
     private volatile Job job;
+    /** An Indexed Job's succeeded indexes; empty for a NonIndexed one. */
+    private CompletionIndexes succeededIndexes = new CompletionIndexes();
+    /** A NonIndexed Job's succeeded pods. */
+    private int succeededPods;
     private int failed;
     private int failuresSinceSuccess;
     private Instant lastFailure;
@@ -74,6 +87,7 @@ final class JobRun implements PodRun.Owner {
         this.writer = new JobStatusWriter(options.client(), options.namespace());
         this.job = job;
         this.jobName = job.getMetadata().getName();
+        this.indexed = PodObjects.indexed(job);
         var executor = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread t = new Thread(runnable, "job-" + jobName);
             t.setDaemon(true);
@@ -91,24 +105,43 @@ final class JobRun implements PodRun.Owner {
         return jobName;
     }
 
-    /** The Job becomes active: its start time (kept across a runner restart, reset on a resume), a pod. */
+    /**
+     * The Job becomes active: its start time (kept across a runner restart, reset on a resume), an Indexed Job's
+     * succeeded indexes as its status has them, its first pods.
+     */
     void start() {
         execute(() -> {
-            Job started = writer.started(jobName);
+            Job started = writer.started(jobName, status -> indexed
+                    ? wantActive(job, CompletionIndexes.parse(status.getCompletedIndexes(), completions(job)))
+                    : 1);
             if (started == null) {
                 return;
             }
             job = started;
+            if (indexed) {
+                succeededIndexes = CompletionIndexes.parse(started.getStatus().getCompletedIndexes(),
+                        completions(started));
+            }
             // The deadline first, from the Job's start: Pending time counts, and a pod never placed still ends.
             deadline.arm(Instant.parse(started.getStatus().getStartTime()), started.getSpec().getActiveDeadlineSeconds());
-            createPod();
+            sync();
         });
     }
 
-    /** The Job as it is now (the launcher may patch {@code spec.activeDeadlineSeconds} on the live Job). */
+    /**
+     * The Job as it is now (the launcher may patch {@code spec.activeDeadlineSeconds} on the live Job; an Indexed
+     * Job's {@code parallelism} raised starts more pods).
+     */
     void changed(Job current) {
+        Job previous = job;
         job = current;
-        execute(() -> deadline.change(current.getSpec().getActiveDeadlineSeconds()));
+        execute(() -> {
+            deadline.change(current.getSpec().getActiveDeadlineSeconds());
+            if (indexed && (!Objects.equals(previous.getSpec().getParallelism(), current.getSpec().getParallelism())
+                    || !Objects.equals(previous.getSpec().getCompletions(), current.getSpec().getCompletions()))) {
+                sync();
+            }
+        });
     }
 
     @Override
@@ -123,11 +156,24 @@ final class JobRun implements PodRun.Owner {
         return handles;
     }
 
-    /** The pod that is on a node now, for the knobs that act on it (kill a container, lose its node, ...). */
+    /**
+     * The pod that is on a node now, for the knobs that act on it (kill a container, lose its node, ...): the latest
+     * created of those that are.
+     */
     <T> Optional<T> onCurrentPod(Function<PodRun, T> action) {
-        return podsNow().stream().filter(pod -> pod.snapshot() != null && pod.snapshot().getStatus() != null
-                && pod.snapshot().getStatus().getStartTime() != null && !terminal(pod.snapshot()) && !pod.gone())
+        return podsNow().stream().filter(JobRun::onNode).reduce((first, second) -> second).map(action);
+    }
+
+    /** The pod of completion {@code index} that is on a node now (an Indexed Job has at most one). */
+    <T> Optional<T> onPodOfIndex(int index, Function<PodRun, T> action) {
+        return podsNow().stream().filter(pod -> pod.index() == index && onNode(pod))
                 .reduce((first, second) -> second).map(action);
+    }
+
+    private static boolean onNode(PodRun pod) {
+        Pod snapshot = pod.snapshot();
+        return snapshot != null && snapshot.getStatus() != null && snapshot.getStatus().getStartTime() != null
+                && !terminal(snapshot) && !pod.gone();
     }
 
     /**
@@ -174,10 +220,16 @@ final class JobRun implements PodRun.Owner {
             if (failure != null) {
                 LOG.infof("job %s: fails (%s)", jobName, failure.reason());
                 writer.failureTarget(jobName, failure.reason(), failure.message(), counts(seen));
-                deleteActivePods();
+                if (replacement != null) {
+                    replacement.cancel(false);
+                    replacement = null;
+                }
             }
         }
         if (failure != null) {
+            // The controller deletes the active pods at each sync while the Job is failing (a pod still being
+            // created is deleted once it is).
+            deleteActivePods();
             if (seen.stream().noneMatch(JobRun::terminating) && podsNow().stream().noneMatch(JobRun::active)) {
                 finish(() -> writer.failed(jobName, failure.reason(), failure.message(), counts(seen)), "failed ("
                         + failure.reason() + ")");
@@ -186,13 +238,24 @@ final class JobRun implements PodRun.Owner {
             }
             return;
         }
-        if (seen.stream().anyMatch(pod -> "Succeeded".equals(pod.getStatus().getPhase()))
-                && podsNow().stream().noneMatch(JobRun::active)) {
+        if (complete(current, seen)) {
             finish(() -> writer.complete(jobName, counts(seen)), "complete");
             return;
         }
+        manage(current, seen);
         write(counts(seen));
-        replaceIfNone(current, seen);
+    }
+
+    /**
+     * Complete: a NonIndexed Job once a pod succeeded, an Indexed Job once its succeeded indexes reach
+     * {@code completions}; either once no pod is active.
+     */
+    private boolean complete(Job current, List<Pod> seen) {
+        if (podsNow().stream().anyMatch(JobRun::active)) {
+            return false;
+        }
+        return indexed ? succeededIndexes.total() >= completions(current)
+                : seen.stream().anyMatch(pod -> "Succeeded".equals(pod.getStatus().getPhase()));
     }
 
     /** The controller's failure checks, in its order; null while the Job goes on. */
@@ -233,6 +296,12 @@ final class JobRun implements PodRun.Owner {
             }
         } else if (succeeded && counted.add(name)) {
             failuresSinceSuccess = 0;
+            int index = PodObjects.completionIndex(pod);
+            if (!indexed) {
+                succeededPods++;
+            } else if (index != PodObjects.NO_INDEX && index < completions(current)) {
+                succeededIndexes.add(index);
+            }
         }
         if (terminal(pod) && released.add(name)) {
             run.release();
@@ -240,14 +309,22 @@ final class JobRun implements PodRun.Owner {
     }
 
     /**
-     * No pod active: a new one, after the controller's pod failure back-off (base, doubling per failure since the last
-     * success, to the maximum), and only once the failed pod is gone when only failed pods are replaced.
+     * The controller's {@code manageJob}: as many pods as wanted ({@code wantActive}) less the active ones — and the
+     * terminating ones when only failed pods are replaced — are created, after the controller's pod failure back-off
+     * (base, doubling per failure since the last success, to the maximum; the Job is synced again once it has
+     * passed). A NonIndexed Job wants one pod; an Indexed Job a pod for each index left, at most {@code parallelism},
+     * each new pod taking the lowest index that neither succeeded nor has a pod active (or terminating, as above).
      */
-    private void replaceIfNone(Job current, List<Pod> seen) {
-        if (stopped || replacement != null || podsNow().stream().anyMatch(JobRun::active)) {
+    private void manage(Job current, List<Pod> seen) {
+        if (stopped || replacement != null) {
             return;
         }
-        if (JobFailureRules.onlyReplaceFailedPods(current) && seen.stream().anyMatch(JobRun::terminating)) {
+        List<PodRun> active = podsNow().stream().filter(JobRun::active).toList();
+        boolean onlyFailed = JobFailureRules.onlyReplaceFailedPods(current);
+        List<Pod> terminating = onlyFailed ? seen.stream().filter(JobRun::terminating).toList() : List.of();
+        int want = indexed ? wantActive(current, succeededIndexes) : 1;
+        int missing = want - terminating.size() - active.size();
+        if (missing <= 0) {
             return;
         }
         Duration wait = Duration.ZERO;
@@ -256,18 +333,44 @@ final class JobRun implements PodRun.Owner {
             wait = Duration.ofMillis(Math.min(backoff, options.backoffMax().toMillis()))
                     .minus(Duration.between(lastFailure, Instant.now()));
         }
-        LOG.infof("job %s: no active pod, a new one in %d ms", jobName, Math.max(0, wait.toMillis()));
-        replacement = thread.schedule(() -> {
-            replacement = null;
-            createPod();
-        }, Math.max(0, wait.toMillis()), TimeUnit.MILLISECONDS);
+        if (wait.toMillis() > 0) {
+            LOG.infof("job %s: %d pod(s) missing, new ones in %d ms", jobName, missing, wait.toMillis());
+            replacement = thread.schedule(() -> {
+                replacement = null;
+                sync();
+            }, wait.toMillis(), TimeUnit.MILLISECONDS);
+            return;
+        }
+        if (!indexed) {
+            createPod(PodObjects.NO_INDEX);
+            return;
+        }
+        Set<Integer> busy = new HashSet<>();
+        active.forEach(pod -> busy.add(pod.index()));
+        terminating.forEach(pod -> busy.add(PodObjects.completionIndex(pod)));
+        for (int index : succeededIndexes.firstPending(busy, missing, completions(current))) {
+            createPod(index);
+        }
     }
 
-    private void createPod() {
+    /** An Indexed Job's {@code wantActive}: the indexes left to succeed, at most {@code parallelism} (default 1). */
+    private static int wantActive(Job job, CompletionIndexes succeeded) {
+        int parallelism = Objects.requireNonNullElse(job.getSpec().getParallelism(), 1);
+        return Math.max(0, Math.min(completions(job) - succeeded.total(), parallelism));
+    }
+
+    /** {@code spec.completions}; the API server requires it of an Indexed Job (1 when unset, as the default). */
+    private static int completions(Job job) {
+        return Objects.requireNonNullElse(job.getSpec().getCompletions(), 1);
+    }
+
+    private void createPod(int index) {
         if (finished || stopped) {
             return;
         }
-        PodRun pod = new PodRun(options, job, setpriv, capacity, creationOrder.getAsLong(), this);
+        PodRun pod = new PodRun(options, job, setpriv, capacity, creationOrder.getAsLong(), index, this);
+        LOG.infof("job %s: new pod %s%s", jobName, pod.name(), index == PodObjects.NO_INDEX ? ""
+                : " (completion index " + index + ")");
         synchronized (this) {
             pods.add(pod);
         }
@@ -293,11 +396,16 @@ final class JobRun implements PodRun.Owner {
         }
     }
 
+    /**
+     * The counters: active pods (a pod being created counts, as the controller counts the pods it just created),
+     * ready and terminating ones, failed ones, succeeded ones (an Indexed Job's indexes, with their compressed form).
+     */
     private JobStatusWriter.Counts counts(List<Pod> seen) {
-        int active = (int) seen.stream().filter(pod -> !terminal(pod) && !terminating(pod)).count();
+        int active = (int) podsNow().stream().filter(JobRun::active).count();
         int ready = (int) seen.stream().filter(pod -> !terminal(pod) && !terminating(pod) && ready(pod)).count();
         int terminating = (int) seen.stream().filter(JobRun::terminating).count();
-        return new JobStatusWriter.Counts(active, ready, terminating, failed);
+        return new JobStatusWriter.Counts(active, ready, terminating, failed,
+                indexed ? succeededIndexes.total() : succeededPods, indexed ? succeededIndexes.toString() : null);
     }
 
     // What the controller reads of a pod

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 
 import io.fabric8.kubernetes.api.model.Pod;
@@ -20,7 +21,8 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 /**
  * Writes Job and Pod status through the {@code /status} subresource the way the Job controller (Kubernetes 1.31+)
  * writes it: {@code startTime}, {@code active}/{@code ready}/{@code succeeded}/{@code failed} counters (zero counters
- * omitted except {@code ready}/{@code terminating}), {@code completionTime} on success only, and the terminal
+ * omitted except {@code ready}/{@code terminating}), an Indexed Job's {@code completedIndexes} (omitted while empty),
+ * {@code completionTime} on success only, and the terminal
  * conditions preceded by their interim ones ({@code SuccessCriteriaMet} then {@code Complete}; {@code FailureTarget}
  * then {@code Failed}), each with status "True", reason, message, lastProbeTime and lastTransitionTime.
  */
@@ -51,11 +53,11 @@ final class JobStatusWriter {
     }
 
     /**
-     * The Job is active with its pod: start time set now when unset, or reset now when the Job resumes from a
-     * suspension (condition {@code Suspended} turns False, {@code JobResumed}), else kept (a runner restart); one active
-     * pod.
+     * The Job is active with its pods: start time set now when unset, or reset now when the Job resumes from a
+     * suspension (condition {@code Suspended} turns False, {@code JobResumed}), else kept (a runner restart); as many
+     * active pods as {@code active} says of the status read (the controller's pods about to be created).
      */
-    Job started(String jobName) {
+    Job started(String jobName, ToIntFunction<JobStatus> active) {
         return updateJob(jobName, status -> {
             JobCondition suspended = condition(status, "Suspended");
             if (suspended != null && "True".equals(suspended.getStatus())) {
@@ -66,7 +68,8 @@ final class JobStatusWriter {
             } else if (status.getStartTime() == null) {
                 status.setStartTime(now());
             }
-            status.setActive(1);
+            int pods = active.applyAsInt(status);
+            status.setActive(pods == 0 ? null : pods);
             status.setReady(0);
             status.setTerminating(0);
             return status;
@@ -96,8 +99,11 @@ final class JobStatusWriter {
         return suspended != null && "True".equals(suspended.getStatus());
     }
 
-    /** The controller's counters: active and terminating pods, ready ones, failed ones (zero counters omitted). */
-    record Counts(int active, int ready, int terminating, int failed) {
+    /**
+     * The controller's counters: active and terminating pods, ready ones, failed ones, succeeded ones (an Indexed
+     * Job's succeeded indexes) (zero counters omitted), and an Indexed Job's {@code completedIndexes} (null: none).
+     */
+    record Counts(int active, int ready, int terminating, int failed, int succeeded, String completedIndexes) {
     }
 
     Job counts(String jobName, Counts counts) {
@@ -127,7 +133,6 @@ final class JobStatusWriter {
         return updateJob(jobName, status -> {
             String now = now();
             count(status, counts);
-            status.setSucceeded(1);
             status.setCompletionTime(now);
             status.setConditions(append(status.getConditions(),
                     condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods", now),
@@ -141,6 +146,9 @@ final class JobStatusWriter {
         status.setReady(counts.ready());
         status.setTerminating(counts.terminating());
         status.setFailed(counts.failed() == 0 ? null : counts.failed());
+        status.setSucceeded(counts.succeeded() == 0 ? null : counts.succeeded());
+        status.setCompletedIndexes(counts.completedIndexes() == null || counts.completedIndexes().isEmpty() ? null
+                : counts.completedIndexes());
         return status;
     }
 

@@ -30,7 +30,9 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 /**
  * Plays the scheduler, the kubelet and the Job controller for one namespace: watches its Jobs with an informer, and
  * for each, the controller's part ({@link JobRun}) runs its pods as local processes ({@link PodRun}); knobs disrupt a
- * running pod as a cluster would (a container killed, the node lost, an eviction, a spot interruption). Suspended Jobs wait until unsuspended; a Job already Complete or Failed is
+ * running pod as a cluster would (a container killed, the node lost, an eviction, a spot interruption): the Job's
+ * latest pod on a node, or in an Indexed Job, the pod of a completion index (the variants taking an {@code index}).
+ * Suspended Jobs wait until unsuspended; a Job already Complete or Failed is
  * left alone (so a restarted runner does not run it again), and deleted once its {@code ttlSecondsAfterFinished}
  * has passed (the TTL controller's part); deleting a Job stops its processes and removes its pod.
  * Closing the runner stops every process it started.
@@ -127,6 +129,15 @@ public final class LocalJobRunner implements AutoCloseable {
     }
 
     /**
+     * As {@link #killContainer(String, String, boolean)}, in the pod of completion {@code index} of an Indexed Job.
+     *
+     * @return false when the Job has no running container of that name in a pod of that index
+     */
+    public boolean killContainer(String jobName, int index, String container, boolean oomKilled) {
+        return onPod(jobName, index, pod -> pod.kill(container, oomKilled ? "OOMKilled" : "Error"));
+    }
+
+    /**
      * The node of the Job's running pod is lost (an instance terminated, a node that stopped answering): its processes
      * die at once, the pod garbage collector fails the pod with {@code DisruptionTarget} and deletes it; the Job
      * controller replaces it with a pod of fresh volumes, unless the Job failed meanwhile.
@@ -138,11 +149,26 @@ public final class LocalJobRunner implements AutoCloseable {
     }
 
     /**
+     * As {@link #loseNode(String)}, for the node of the pod of completion {@code index} of an Indexed Job: only that
+     * pod goes, and is replaced by a pod of the same index.
+     *
+     * @return false when the Job has no pod of that index on a node
+     */
+    public boolean loseNode(String jobName, int index) {
+        return onPod(jobName, index, PodRun::loseNode);
+    }
+
+    /**
      * The kubelet evicts the Job's running pod for node pressure on {@code resource} (e.g. {@code memory}): killed at
      * once, Failed, reason Evicted, {@code DisruptionTarget}; then replaced as for a lost node.
      */
     public boolean evict(String jobName, String resource) {
         return onPod(jobName, pod -> pod.evict(resource));
+    }
+
+    /** As {@link #evict(String, String)}, for the pod of completion {@code index} of an Indexed Job. */
+    public boolean evict(String jobName, int index, String resource) {
+        return onPod(jobName, index, pod -> pod.evict(resource));
     }
 
     /**
@@ -153,13 +179,25 @@ public final class LocalJobRunner implements AutoCloseable {
         return onPod(jobName, pod -> pod.interrupt(grace));
     }
 
+    /** As {@link #interrupt(String, Duration)}, for the node of the pod of completion {@code index}. */
+    public boolean interrupt(String jobName, int index, Duration grace) {
+        return onPod(jobName, index, pod -> pod.interrupt(grace));
+    }
+
+    /** The Job's latest pod on a node (a NonIndexed Job has one pod at a time). */
     private boolean onPod(String jobName, Function<PodRun, Boolean> action) {
-        for (JobRun run : running.values()) {
-            if (run.jobName().equals(jobName)) {
-                return run.onCurrentPod(action).orElse(false);
-            }
+        return jobRun(jobName).flatMap(run -> run.onCurrentPod(action)).orElse(false);
+    }
+
+    private boolean onPod(String jobName, int index, Function<PodRun, Boolean> action) {
+        if (index < 0) {
+            throw new IllegalArgumentException("a completion index is not negative: " + index);
         }
-        return false;
+        return jobRun(jobName).flatMap(run -> run.onPodOfIndex(index, action)).orElse(false);
+    }
+
+    private Optional<JobRun> jobRun(String jobName) {
+        return running.values().stream().filter(run -> run.jobName().equals(jobName)).findFirst();
     }
 
     private synchronized void reconcile(Job job) {

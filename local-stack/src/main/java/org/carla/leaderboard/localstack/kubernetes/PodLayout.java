@@ -194,7 +194,9 @@ final class PodLayout {
             env.remove("USER");
             env.put("HOME", "/");
         }
-        env.put("HOSTNAME", podName);
+        // The runtime's HOSTNAME is the pod sandbox's host name: spec.hostname when set (an Indexed Job's pod), else
+        // the pod's name.
+        env.put("HOSTNAME", spec.getHostname() == null || spec.getHostname().isBlank() ? podName : spec.getHostname());
         env.putAll(profile.env());
         for (EnvVar variable : container.getEnv() == null ? List.<EnvVar>of() : container.getEnv()) {
             if (variable.getValueFrom() != null) {

@@ -60,6 +60,11 @@ final class PodRun {
     private final Job job;
     private final String jobName;
     private final String podName;
+    /** The pod's completion index in an Indexed Job; {@link PodObjects#NO_INDEX} otherwise. */
+    private final int index;
+    /** The Pod object as the controller creates it (the template with the controller's additions). */
+    private final Pod template;
+    private final PodSpec podSpec;
     private final boolean restartOnFailure;
     private final boolean needsGpu;
     private final List<ContainerRun> initContainers = new ArrayList<>();
@@ -79,8 +84,11 @@ final class PodRun {
     private volatile Pod published;
     private volatile boolean gone;
 
-    /** {@code order}: the pod's place in creation order, which is the order it gets a GPU node in. */
-    PodRun(LocalJobRunnerOptions options, Job job, Optional<Path> setpriv, GpuCapacity capacity, long order,
+    /**
+     * {@code order}: the pod's place in creation order, which is the order it gets a GPU node in; {@code index}: its
+     * completion index in an Indexed Job, {@link PodObjects#NO_INDEX} in a NonIndexed one.
+     */
+    PodRun(LocalJobRunnerOptions options, Job job, Optional<Path> setpriv, GpuCapacity capacity, long order, int index,
             Owner owner) {
         this.options = options;
         this.setpriv = setpriv;
@@ -90,8 +98,11 @@ final class PodRun {
         this.writer = new JobStatusWriter(options.client(), options.namespace());
         this.job = job;
         this.jobName = job.getMetadata().getName();
-        this.podName = PodObjects.podName(jobName);
-        PodSpec spec = job.getSpec().getTemplate().getSpec();
+        this.index = index;
+        this.podName = PodObjects.podName(jobName, index);
+        this.template = PodObjects.newPod(job, podName, options.namespace(), TRACKING_FINALIZER, index);
+        this.podSpec = template.getSpec();
+        PodSpec spec = podSpec;
         this.restartOnFailure = "OnFailure".equals(spec.getRestartPolicy());
         this.needsGpu = capacity.requestedBy(spec);
         Objects.requireNonNullElse(spec.getInitContainers(), List.<Container>of())
@@ -110,6 +121,11 @@ final class PodRun {
 
     String name() {
         return podName;
+    }
+
+    /** Its completion index; {@link PodObjects#NO_INDEX} for a pod of a NonIndexed Job. */
+    int index() {
+        return index;
     }
 
     /** The pod as last published: metadata (deletion included) and status; null before it was created. */
@@ -229,7 +245,7 @@ final class PodRun {
     private void create() {
         try {
             pod = options.client().pods().inNamespace(options.namespace())
-                    .resource(PodObjects.newPod(job, podName, options.namespace(), TRACKING_FINALIZER)).create();
+                    .resource(template).create();
             // The API server's part on create (this one stores no status from the request): phase Pending.
             publish();
             if (needsGpu && !capacity.admit(order, podName, this::placed)) {
@@ -263,7 +279,7 @@ final class PodRun {
             PodObjects.bind(options.client(), options.namespace(), podName);
             pod.getSpec().setNodeName(PodObjects.NODE_NAME);
             scheduledAt = JobStatusWriter.now();
-            layout = new PodLayout(options.workRoot(), jobName, podName, job.getSpec().getTemplate().getSpec(),
+            layout = new PodLayout(options.workRoot(), jobName, podName, podSpec,
                     options.podPortVariables(), setpriv.isPresent());
             LOG.infof("job %s: pod %s started (%d init containers, %d containers) in %s", jobName, podName,
                     initContainers.size(), containers.size(), layout.podFolder());
