@@ -215,8 +215,11 @@ public final class LocalRun {
 
     /** The cluster's part in NODE_LOST: the node of the submission's running pod goes (the Job runner's knob). */
     private void loseNode(SubmissionRun run) {
+        var runner = system.stack().jobRunner();
         pods().of(run.submissionId()).stream().filter(pod -> pod.placedAt().isPresent()).findFirst()
-                .filter(pod -> system.stack().jobRunner().loseNode(pod.job())).ifPresent(pod -> {
+                .filter(pod -> pod.completionIndex().isPresent()
+                        ? runner.loseNode(pod.job(), pod.completionIndex().getAsInt()) : runner.loseNode(pod.job()))
+                .ifPresent(pod -> {
                     LOG.info("submission " + run.submissionId() + ": the node of pod " + pod.name() + " is lost");
                     run.nodeLost();
                 });
@@ -239,9 +242,15 @@ public final class LocalRun {
             Long seconds = job == null ? null : job.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
             Duration grace = Duration.ofSeconds(seconds == null ? DEFAULT_GRACE_SECONDS : seconds);
             run.interrupted(Instant.now());
-            CompletableFuture.runAsync(() -> LOG.info("submission " + run.submissionId() + ": the node of pod "
-                    + pod.name() + " shuts down (spot), grace " + grace + ": "
-                    + (system.stack().jobRunner().interrupt(pod.job(), grace) ? "done" : "the pod had no node")));
+            var runner = system.stack().jobRunner();
+            CompletableFuture.runAsync(() -> {
+                // An Indexed Job's pod by its completion index: the Job has one pod per index.
+                boolean done = pod.completionIndex().isPresent()
+                        ? runner.interrupt(pod.job(), pod.completionIndex().getAsInt(), grace)
+                        : runner.interrupt(pod.job(), grace);
+                LOG.info("submission " + run.submissionId() + ": the node of pod " + pod.name() + " shuts down (spot),"
+                        + " grace " + grace + ": " + (done ? "done" : "the pod had no node"));
+            });
         });
     }
 

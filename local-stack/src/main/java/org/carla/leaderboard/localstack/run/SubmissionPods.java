@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import org.carla.leaderboard.domain.pod.JobLabels;
 
@@ -16,15 +17,20 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  */
 public final class SubmissionPods {
 
-    /** One pod of a submission: when it was made, whether the scheduler found it no node, when a kubelet took it. */
+    /**
+     * One pod of a submission: when it was made, whether the scheduler found it no node, when a kubelet took it, its
+     * completion index when its Job is Indexed.
+     */
     public record SubmissionPod(String name, String job, String run, Instant created, boolean unschedulable,
-            Optional<Instant> placedAt) {
+            Optional<Instant> placedAt, OptionalInt completionIndex) {
 
         /** Waiting for a node: the scheduler said none fits (for the local Job runner: no GPU capacity left). */
         public boolean waitsForCapacity() {
             return unschedulable && placedAt.isEmpty();
         }
     }
+
+    private static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
 
     private final Map<String, List<SubmissionPod>> bySubmission;
 
@@ -50,7 +56,18 @@ public final class SubmissionPods {
         var labels = pod.getMetadata().getLabels();
         return new SubmissionPod(pod.getMetadata().getName(), labels.getOrDefault(JobLabels.JOB_NAME, ""),
                 labels.getOrDefault(JobLabels.RUN, ""), Instant.parse(pod.getMetadata().getCreationTimestamp()),
-                unschedulable, placedAt);
+                unschedulable, placedAt, completionIndex(pod));
+    }
+
+    /** The Job controller's {@code batch.kubernetes.io/job-completion-index} annotation, when the pod has one. */
+    private static OptionalInt completionIndex(Pod pod) {
+        var annotations = pod.getMetadata().getAnnotations();
+        String value = annotations == null ? null : annotations.get(COMPLETION_INDEX);
+        try {
+            return value == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(value));
+        } catch (NumberFormatException e) {
+            return OptionalInt.empty();
+        }
     }
 
     /** The pods of one submission now (none once its Jobs are gone). */
