@@ -51,6 +51,19 @@ final class JobRun implements PodRun.Owner {
     private record Failure(String reason, String message) {
     }
 
+    /**
+     * A pod as one sync sees it: its last published object ({@code pod}, null while it is being created) and whether
+     * it is gone, read once, so that every decision of the sync agrees (as the controller's come from one look at its
+     * informer's cache); a change after the look is the next sync's.
+     */
+    private record Seen(PodRun run, Pod pod, boolean gone) {
+
+        /** Active: neither ended nor being deleted ({@code FilterActivePods}); a pod being created is. */
+        boolean active() {
+            return !gone && (pod == null || (!terminal(pod) && !terminating(pod)));
+        }
+    }
+
     private final LocalJobRunnerOptions options;
     private final Optional<Path> setpriv;
     private final GpuCapacity capacity;
@@ -206,20 +219,19 @@ final class JobRun implements PodRun.Owner {
             return;
         }
         Job current = job;
+        List<Seen> view = podsNow().stream().map(pod -> new Seen(pod, pod.snapshot(), pod.gone())).toList();
         List<Pod> seen = new ArrayList<>();
-        for (PodRun pod : podsNow()) {
-            Pod snapshot = pod.snapshot();
-            if (snapshot == null) {
-                continue;
+        for (Seen pod : view) {
+            if (pod.pod() != null) {
+                seen.add(pod.pod());
+                account(pod.run(), pod.pod(), current);
             }
-            seen.add(snapshot);
-            account(pod, snapshot, current);
         }
         if (failure == null) {
             failure = judge(current, seen);
             if (failure != null) {
                 LOG.infof("job %s: fails (%s)", jobName, failure.reason());
-                writer.failureTarget(jobName, failure.reason(), failure.message(), counts(seen));
+                writer.failureTarget(jobName, failure.reason(), failure.message(), counts(view, 0));
                 if (replacement != null) {
                     replacement.cancel(false);
                     replacement = null;
@@ -229,29 +241,29 @@ final class JobRun implements PodRun.Owner {
         if (failure != null) {
             // The controller deletes the active pods at each sync while the Job is failing (a pod still being
             // created is deleted once it is).
-            deleteActivePods();
-            if (seen.stream().noneMatch(JobRun::terminating) && podsNow().stream().noneMatch(JobRun::active)) {
-                finish(() -> writer.failed(jobName, failure.reason(), failure.message(), counts(seen)), "failed ("
+            view.stream().filter(Seen::active).map(Seen::run).forEach(PodRun::delete);
+            if (seen.stream().noneMatch(JobRun::terminating) && view.stream().noneMatch(Seen::active)) {
+                finish(() -> writer.failed(jobName, failure.reason(), failure.message(), counts(view, 0)), "failed ("
                         + failure.reason() + ")");
             } else {
-                write(counts(seen));
+                write(counts(view, 0));
             }
             return;
         }
-        if (complete(current, seen)) {
-            finish(() -> writer.complete(jobName, counts(seen)), "complete");
+        if (complete(current, view, seen)) {
+            finish(() -> writer.complete(jobName, counts(view, 0)), "complete");
             return;
         }
-        manage(current, seen);
-        write(counts(seen));
+        int created = manage(current, view, seen);
+        write(counts(view, created));
     }
 
     /**
      * Complete: a NonIndexed Job once a pod succeeded, an Indexed Job once its succeeded indexes reach
      * {@code completions}; either once no pod is active.
      */
-    private boolean complete(Job current, List<Pod> seen) {
-        if (podsNow().stream().anyMatch(JobRun::active)) {
+    private boolean complete(Job current, List<Seen> view, List<Pod> seen) {
+        if (view.stream().anyMatch(Seen::active)) {
             return false;
         }
         return indexed ? succeededIndexes.total() >= completions(current)
@@ -314,18 +326,19 @@ final class JobRun implements PodRun.Owner {
      * (base, doubling per failure since the last success, to the maximum; the Job is synced again once it has
      * passed). A NonIndexed Job wants one pod; an Indexed Job a pod for each index left, at most {@code parallelism},
      * each new pod taking the lowest index that neither succeeded nor has a pod active (or terminating, as above).
+     * Returns how many pods it created.
      */
-    private void manage(Job current, List<Pod> seen) {
+    private int manage(Job current, List<Seen> view, List<Pod> seen) {
         if (stopped || replacement != null) {
-            return;
+            return 0;
         }
-        List<PodRun> active = podsNow().stream().filter(JobRun::active).toList();
+        List<PodRun> active = view.stream().filter(Seen::active).map(Seen::run).toList();
         boolean onlyFailed = JobFailureRules.onlyReplaceFailedPods(current);
         List<Pod> terminating = onlyFailed ? seen.stream().filter(JobRun::terminating).toList() : List.of();
         int want = indexed ? wantActive(current, succeededIndexes) : 1;
         int missing = want - terminating.size() - active.size();
         if (missing <= 0) {
-            return;
+            return 0;
         }
         Duration wait = Duration.ZERO;
         if (lastFailure != null && failuresSinceSuccess > 0) {
@@ -339,18 +352,19 @@ final class JobRun implements PodRun.Owner {
                 replacement = null;
                 sync();
             }, wait.toMillis(), TimeUnit.MILLISECONDS);
-            return;
+            return 0;
         }
         if (!indexed) {
-            createPod(PodObjects.NO_INDEX);
-            return;
+            return createPod(PodObjects.NO_INDEX) ? 1 : 0;
         }
         Set<Integer> busy = new HashSet<>();
         active.forEach(pod -> busy.add(pod.index()));
         terminating.forEach(pod -> busy.add(PodObjects.completionIndex(pod)));
+        int created = 0;
         for (int index : succeededIndexes.firstPending(busy, missing, completions(current))) {
-            createPod(index);
+            created += createPod(index) ? 1 : 0;
         }
+        return created;
     }
 
     /** An Indexed Job's {@code wantActive}: the indexes left to succeed, at most {@code parallelism} (default 1). */
@@ -364,9 +378,9 @@ final class JobRun implements PodRun.Owner {
         return Objects.requireNonNullElse(job.getSpec().getCompletions(), 1);
     }
 
-    private void createPod(int index) {
+    private boolean createPod(int index) {
         if (finished || stopped) {
-            return;
+            return false;
         }
         PodRun pod = new PodRun(options, job, setpriv, capacity, creationOrder.getAsLong(), index, this);
         LOG.infof("job %s: new pod %s%s", jobName, pod.name(), index == PodObjects.NO_INDEX ? ""
@@ -375,10 +389,7 @@ final class JobRun implements PodRun.Owner {
             pods.add(pod);
         }
         pod.start();
-    }
-
-    private void deleteActivePods() {
-        podsNow().stream().filter(JobRun::active).forEach(PodRun::delete);
+        return true;
     }
 
     private void finish(Runnable status, String what) {
@@ -400,20 +411,15 @@ final class JobRun implements PodRun.Owner {
      * The counters: active pods (a pod being created counts, as the controller counts the pods it just created),
      * ready and terminating ones, failed ones, succeeded ones (an Indexed Job's indexes, with their compressed form).
      */
-    private JobStatusWriter.Counts counts(List<Pod> seen) {
-        int active = (int) podsNow().stream().filter(JobRun::active).count();
-        int ready = (int) seen.stream().filter(pod -> !terminal(pod) && !terminating(pod) && ready(pod)).count();
-        int terminating = (int) seen.stream().filter(JobRun::terminating).count();
+    private JobStatusWriter.Counts counts(List<Seen> view, int created) {
+        int active = (int) view.stream().filter(Seen::active).count() + created;
+        int ready = (int) view.stream().filter(pod -> pod.active() && pod.pod() != null && ready(pod.pod())).count();
+        int terminating = (int) view.stream().filter(pod -> pod.pod() != null && terminating(pod.pod())).count();
         return new JobStatusWriter.Counts(active, ready, terminating, failed,
                 indexed ? succeededIndexes.total() : succeededPods, indexed ? succeededIndexes.toString() : null);
     }
 
     // What the controller reads of a pod
-
-    private static boolean active(PodRun pod) {
-        Pod snapshot = pod.snapshot();
-        return !pod.gone() && (snapshot == null || (!terminal(snapshot) && !terminating(snapshot)));
-    }
 
     private static boolean terminal(Pod pod) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
