@@ -58,7 +58,7 @@ final class UploadBenchmark {
             // A changed file may go every period here (in a pod: every 30 s), to measure one period's cost.
             var settings = new LogcopySettings(logs, status, bucket, new SubmissionRef(5005, 7, "leaderboard-20"), 1,
                     4, OptionalInt.of(20), PERIOD, Duration.ofMinutes(5), stack.queueUrl("progress-reports"), PERIOD,
-                    8 * 1024 * 1024);
+                    8 * 1024 * 1024, 0, 1);
             var meter = new RequestMeter();
             var logcopy = new Logcopy(settings, stack.s3(), stack.sqs(), meter, java.time.Clock.systemUTC());
             var loop = new Thread(() -> {

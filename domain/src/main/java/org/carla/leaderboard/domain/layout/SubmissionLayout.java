@@ -14,6 +14,10 @@ public final class SubmissionLayout {
     public static final String CONTROL_DIR = "control";
     /** The object whose presence tells logcopy that the run is cancelled. */
     public static final String CANCEL_CONTROL = CONTROL_DIR + "/cancel";
+    /** The most pods of one run (an Indexed Job's completions, each a GPU node). */
+    public static final int MAX_PODS = 64;
+    /** The folder of a pod's files in a run of several pods, before its completion index. */
+    public static final String POD_DIR = "pod-";
     /** Longest key S3 takes, in UTF-8 bytes. */
     public static final int MAX_KEY_BYTES = 1024;
 
@@ -35,6 +39,30 @@ public final class SubmissionLayout {
             throw new IllegalArgumentException("not a plain relative path: " + relative);
         }
         return prefix(submissionId) + relative;
+    }
+
+    /**
+     * Where pod {@code index} of a run of {@code pods} mirrors its logs volume, as a path relative to the submission's
+     * prefix: the prefix itself in a run of one pod (the seeds' layout), else {@code pod-<index>/}. Each pod's files
+     * are its own: its logcopy writes nothing elsewhere, so a participant's code in one pod cannot stand in for
+     * another pod's files, and a replacement pod resumes from its index's files only.
+     */
+    public static String podDir(int index, int pods) {
+        if (pods < 1 || pods > MAX_PODS || index < 0 || index >= pods) {
+            throw new IllegalArgumentException("pod " + index + " of a run of " + pods + " pods (1 to " + MAX_PODS
+                    + ")");
+        }
+        return pods == 1 ? "" : POD_DIR + index + "/";
+    }
+
+    /** A path of pod {@code index}'s logs volume, relative to the submission's prefix ({@link #podDir}). */
+    public static String podPath(int index, int pods, String relative) {
+        return podDir(index, pods) + relative;
+    }
+
+    /** {@code <submission_id>/}, or {@code <submission_id>/pod-<index>/} in a run of several pods. */
+    public static String podPrefix(String submissionId, int index, int pods) {
+        return prefix(submissionId) + podDir(index, pods);
     }
 
     public static String cancelControl(String submissionId) {

@@ -119,8 +119,13 @@ public final class PodEnvironment {
     public static final String ROUTE_LEASE = "ROUTE_LEASE";
     /** The pod's index in an Indexed Job (the Job controller sets it); 0 otherwise. */
     public static final String JOB_COMPLETION_INDEX = "JOB_COMPLETION_INDEX";
-    /** The pod's name: what every container of a pod has as its host name. */
+    /**
+     * The container's host name: the pod's name, but an Indexed Job's pod has {@code <job>-<index>}, which its
+     * replacement has too; {@link #POD_NAME} tells the two apart.
+     */
     public static final String HOSTNAME = "HOSTNAME";
+    /** The pod's name (the downward API's {@code metadata.name}): a replacement pod of the same index has another. */
+    public static final String POD_NAME = "POD_NAME";
     /** The node the pod runs on (the downward API's {@code spec.nodeName}); recorded with each attempt. */
     public static final String NODE_NAME = "NODE_NAME";
 

@@ -16,6 +16,7 @@ import static org.carla.leaderboard.domain.pod.PodEnvironment.LEDGER_TABLE;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LOGS_DIR;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.LOGS_PERIOD;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.NODE_NAME;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.POD_NAME;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.PODS;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.PROGRESS_QUEUE_URL;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.REPETITIONS;
@@ -412,7 +413,9 @@ public final class SubmissionJob {
         return List.of(env(LEDGER_TABLE, track.ledgerTable()), env(CHALLENGE_TRACK_CODENAME, track.track()),
                 env(ALLOWED_RESUMES, Integer.toString(track.allowedResumes())),
                 new EnvVarBuilder().withName(NODE_NAME).withNewValueFrom().withNewFieldRef()
-                        .withFieldPath("spec.nodeName").endFieldRef().endValueFrom().build());
+                        .withFieldPath("spec.nodeName").endFieldRef().endValueFrom().build(),
+                new EnvVarBuilder().withName(POD_NAME).withNewValueFrom().withNewFieldRef()
+                        .withFieldPath("metadata.name").endFieldRef().endValueFrom().build());
     }
 
     private ResourceRequirements resources(String role, int gpus) {

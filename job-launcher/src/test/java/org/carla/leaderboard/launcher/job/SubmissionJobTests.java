@@ -196,6 +196,11 @@ class SubmissionJobTests {
             assertThat(variable.getName()).isEqualTo("NODE_NAME");
             assertThat(variable.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("spec.nodeName");
         });
+        assertThat(logcopy.getEnv()).as("the claimer's pod by its name: an Indexed Job's replacement pod has its"
+                + " predecessor's host name").anySatisfy(variable -> {
+                    assertThat(variable.getName()).isEqualTo("POD_NAME");
+                    assertThat(variable.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
+                });
         assertThat(job.getSpec().getBackoffLimit()).as("two restarts per failed attempt, two attempts per route")
                 .isEqualTo(2 * 2 * 20 + 1);
         assertThat(jobs.build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec().getContainers())

@@ -22,6 +22,7 @@ import java.util.concurrent.Callable;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.ledger.EntryChanges;
 import org.carla.leaderboard.domain.ledger.RetryBudget;
 import org.carla.leaderboard.domain.ledger.RunItem;
@@ -97,8 +98,14 @@ public class InitCommand implements Callable<Integer> {
         Optional<LedgerInit> ledger;
         Optional<String> bucket = PodEnvironment.value(env, S3_BUCKET);
         Optional<String> submission = PodEnvironment.value(env, SUBMISSION_ID);
+        Optional<String> podPrefix;
         try {
             workerPairs = PodEnvironment.integer(env, WORKER_PAIRS).orElse(1);
+            // This pod's files: the submission's prefix, or its index's folder in a run of several pods.
+            int index = PodEnvironment.integer(env, PodEnvironment.JOB_COMPLETION_INDEX).orElse(0);
+            int pods = PodEnvironment.positive(env, PodEnvironment.PODS).orElse(1);
+            SubmissionLayout.podDir(index, pods);
+            podPrefix = submission.map(id -> SubmissionLayout.podPrefix(id, index, pods));
             resume = PodEnvironment.flag(env, RESUME);
             if (resume && (bucket.isEmpty() || submission.isEmpty())) {
                 throw new IllegalArgumentException("RESUME is set but S3_BUCKET or SUBMISSION_ID is not");
@@ -123,29 +130,29 @@ public class InitCommand implements Callable<Integer> {
             // and an empty volume: the run's files already in S3 make it resume as a resumed run does.
             if (!resume && bucket.isPresent() && submission.isPresent()
                     && AwsWait.standard().untilAnswered("does the run have files", () -> archive.holdsFiles(
-                            bucket.get(), submission.get()))) {
-                LOG.infof("init: s3://%s/%s/ holds the run's files already: this pod replaces one of the run, resuming",
-                        bucket.get(), submission.get());
+                            bucket.get(), podPrefix.get()))) {
+                LOG.infof("init: s3://%s/%s holds the run's files already: this pod replaces one of the run, resuming",
+                        bucket.get(), podPrefix.get());
                 resume = true;
             }
         } catch (SdkException e) {
-            LOG.errorf("init: cannot tell whether s3://%s/%s/ holds files, exit %d: %s", bucket.get(),
-                    submission.get(), ExitCodes.CRASHED, e.getMessage());
+            LOG.errorf("init: cannot tell whether s3://%s/%s holds files, exit %d: %s", bucket.get(),
+                    podPrefix.get(), ExitCodes.CRASHED, e.getMessage());
             return ExitCodes.CRASHED;
         }
         if (resume) {
             try {
-                int deleted = archive.deleteStatusFiles(bucket.get(), submission.get());
-                LOG.infof("init: resume of %s: deleted %d status files under s3://%s/%s/containers-status/",
-                        submission.get(), deleted, bucket.get(), submission.get());
-                long downloaded = ResumeDownload.run(logs, staging -> archive.download(bucket.get(), submission.get(),
+                int deleted = archive.deleteStatusFiles(bucket.get(), podPrefix.get());
+                LOG.infof("init: resume of %s: deleted %d status files under s3://%s/%scontainers-status/",
+                        submission.get(), deleted, bucket.get(), podPrefix.get());
+                long downloaded = ResumeDownload.run(logs, staging -> archive.download(bucket.get(), podPrefix.get(),
                         staging));
-                LOG.infof("init: resume of %s: downloaded %d files from s3://%s/%s/ into %s", submission.get(),
-                        downloaded, bucket.get(), submission.get(), logs);
+                LOG.infof("init: resume of %s: downloaded %d files from s3://%s/%s into %s", submission.get(),
+                        downloaded, bucket.get(), podPrefix.get(), logs);
             } catch (SdkException | IOException e) {
                 // Kubernetes retries the init container; the logs volume holds nothing of this attempt.
-                LOG.errorf("init: resume of %s: download from s3://%s/%s/ failed, exit %d: %s", submission.get(),
-                        bucket.get(), submission.get(), ExitCodes.CRASHED, e.getMessage());
+                LOG.errorf("init: resume of %s: download from s3://%s/%s failed, exit %d: %s", submission.get(),
+                        bucket.get(), podPrefix.get(), ExitCodes.CRASHED, e.getMessage());
                 return ExitCodes.CRASHED;
             }
         } else {

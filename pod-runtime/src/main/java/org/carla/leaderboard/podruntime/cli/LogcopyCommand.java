@@ -98,7 +98,7 @@ public class LogcopyCommand implements Callable<Integer> {
                     + settings.period().multipliedBy(3) + "), was " + lease);
         }
         var budget = RetryBudget.of(PodEnvironment.integer(env, PodEnvironment.ALLOWED_RESUMES).orElse(1));
-        String pod = PodEnvironment.required(env, PodEnvironment.HOSTNAME);
+        String pod = PodEnvironment.required(env, PodEnvironment.POD_NAME);
         int index = PodEnvironment.integer(env, PodEnvironment.JOB_COMPLETION_INDEX).orElse(0);
         var placement = new PairPlacement(PodEnvironment.value(env, PodEnvironment.NODE_NAME).orElse(null), null);
         var store = new RouteLedger(dynamoDb.get(), table.get(), partition, new EntryChanges(lease, budget, clock),

@@ -35,11 +35,12 @@ public class SubmissionArchive {
     }
 
     /**
-     * Whether anything is under {@code <id>/}: the run's files of an earlier pod (one the Job controller replaced after
-     * its node was lost, or it was evicted) or of an earlier run.
+     * Whether anything is under the pod's prefix ({@code <id>/}, or {@code <id>/pod-<index>/} in a run of several pods):
+     * the files of an earlier pod of its index (one the Job controller replaced after its node was lost, or it was
+     * evicted) or of an earlier run.
      */
-    public boolean holdsFiles(String bucket, String submissionId) {
-        return s3.listObjectsV2(r -> r.bucket(bucket).prefix(submissionId + "/").maxKeys(1)).keyCount() > 0;
+    public boolean holdsFiles(String bucket, String podPrefix) {
+        return s3.listObjectsV2(r -> r.bucket(bucket).prefix(podPrefix).maxKeys(1)).keyCount() > 0;
     }
 
     /** Writes the run's versions ({@link SubmissionLayout#runVersions}), a control object no volume file overwrites. */
@@ -48,9 +49,9 @@ public class SubmissionArchive {
                 .contentType("application/json"), RequestBody.fromString(versions.json(), StandardCharsets.UTF_8));
     }
 
-    /** Deletes {@code <id>/containers-status/}: the status files of the earlier run must not steer this one. */
-    public int deleteStatusFiles(String bucket, String submissionId) {
-        String prefix = submissionId + "/" + StatusFiles.DIRECTORY + "/";
+    /** Deletes the pod prefix's {@code containers-status/}: the status files of the earlier run must not steer this one. */
+    public int deleteStatusFiles(String bucket, String podPrefix) {
+        String prefix = podPrefix + StatusFiles.DIRECTORY + "/";
         List<ObjectIdentifier> keys = new ArrayList<>();
         s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents()
                 .forEach(object -> keys.add(ObjectIdentifier.builder().key(object.key()).build()));
@@ -62,12 +63,12 @@ public class SubmissionArchive {
     }
 
     /**
-     * Downloads every object under {@code <id>/} except the status files and the control objects into {@code into} (a fresh folder). A key
+     * Downloads every object under the pod's prefix except the status files and the control objects into {@code into} (a fresh folder). A key
      * that would leave the folder ({@code ..}, absolute) is refused; any failure throws, and the caller discards the
      * folder.
      */
-    public long download(String bucket, String submissionId, Path into) throws IOException {
-        String prefix = submissionId + "/";
+    public long download(String bucket, String podPrefix, Path into) throws IOException {
+        String prefix = podPrefix;
         String status = prefix + StatusFiles.DIRECTORY + "/";
         String control = prefix + SubmissionLayout.CONTROL_DIR + "/";
         Path root = into.toAbsolutePath().normalize();

@@ -111,7 +111,7 @@ public final class Logcopy {
         this.uploads = new LogsUpload(volume, new SubmissionObjects(s3, settings.bucket(), settings.prefix(), meter,
                 settings.partSize()), settings.prefix(), meter, new UploadBudget(), OWN_FILES::contains,
                 checkpointFiles::contains, settings.uploadInterval(), clock);
-        this.cancelControl = new CancelControl(s3, settings.bucket(), settings.prefix(), meter);
+        this.cancelControl = new CancelControl(s3, settings.bucket(), settings.submissionPrefix(), meter);
         this.report = new ProgressReport(sqs, settings.queueUrl(), settings.submission(), settings.run(),
                 settings.heartbeat(), meter, clock);
         this.results = new ResultsRefresh(settings.workerPairs(), settings.expectedRoutes());

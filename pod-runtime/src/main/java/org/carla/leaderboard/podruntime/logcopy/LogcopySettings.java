@@ -24,10 +24,13 @@ import org.carla.leaderboard.domain.status.StatusFiles;
  *                       go every period): {@code LOGS_UPLOAD_INTERVAL}, else {@link #DEFAULT_UPLOAD_INTERVAL} or the
  *                       period when longer
  * @param partSize       the size of a multipart upload's parts and the largest single put (at least 5 MiB)
+ * @param podIndex       the pod's completion index ({@code JOB_COMPLETION_INDEX}, 0 when unset)
+ * @param pods           the run's pods ({@code PODS}, 1 when unset): in a run of several, each pod's volume is mirrored
+ *                       under its own folder ({@code SubmissionLayout.podDir})
  */
 public record LogcopySettings(Path logsDir, Path statusDir, String bucket, SubmissionRef submission, int run,
         int workerPairs, OptionalInt expectedRoutes, Duration period, Duration heartbeat, String queueUrl,
-        Duration uploadInterval, int partSize) {
+        Duration uploadInterval, int partSize, int podIndex, int pods) {
 
     public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(10);
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofMinutes(5);
@@ -56,6 +59,7 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
             throw new IllegalArgumentException("LOGS_PART_SIZE must be at least 5 MiB (S3's part minimum), was "
                     + partSize);
         }
+        SubmissionLayout.podDir(podIndex, pods); // a pod outside its run is refused here, naming both
         if (!statusDir.toAbsolutePath().normalize()
                 .equals(logsDir.toAbsolutePath().normalize().resolve(StatusFiles.DIRECTORY))) {
             // logcopy writes and uploads its status files as containers-status/... of the logs volume.
@@ -95,15 +99,25 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
                 required(env, PodEnvironment.PROGRESS_QUEUE_URL),
                 PodEnvironment.duration(env, PodEnvironment.LOGS_UPLOAD_INTERVAL)
                         .orElse(DEFAULT_UPLOAD_INTERVAL.compareTo(period) < 0 ? period : DEFAULT_UPLOAD_INTERVAL),
-                positive(env, PodEnvironment.LOGS_PART_SIZE).orElse(8 * 1024 * 1024));
+                positive(env, PodEnvironment.LOGS_PART_SIZE).orElse(8 * 1024 * 1024),
+                PodEnvironment.integer(env, PodEnvironment.JOB_COMPLETION_INDEX).orElse(0),
+                positive(env, PodEnvironment.PODS).orElse(1));
     }
 
     public String submissionId() {
         return submission.submissionId();
     }
 
-    /** The S3 prefix of the submission: {@code <submission_id>/}. */
+    /**
+     * The S3 prefix the pod's logs volume is mirrored under: {@code <submission_id>/}, or
+     * {@code <submission_id>/pod-<index>/} in a run of several pods.
+     */
     public String prefix() {
+        return SubmissionLayout.podPrefix(submissionId(), podIndex, pods);
+    }
+
+    /** The submission's own prefix, {@code <submission_id>/}: where the relay's control objects are. */
+    public String submissionPrefix() {
         return SubmissionLayout.prefix(submissionId());
     }
 }

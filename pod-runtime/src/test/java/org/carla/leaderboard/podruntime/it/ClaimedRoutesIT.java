@@ -68,7 +68,9 @@ class ClaimedRoutesIT {
         env.putAll(Pod.awsEnvironment(stack));
         env.putAll(Map.of("SUBMISSION_ID", submission, "TEAM_ID", "7", "LEADERBOARD", LEADERBOARD, "RUN", "1",
                 "WORKER_PAIRS", Integer.toString(pairs), "LEDGER_TABLE", RouteLedgerTable.DEFAULT_NAME,
-                "HOSTNAME", "team-7-" + submission + "-r1-0-abcde", "ALLOWED_RESUMES", "1"));
+                "POD_NAME", "team-7-" + submission + "-r1-0-abcde", "ALLOWED_RESUMES", "1"));
+        // An Indexed Job's pod: its host name is the index's, which its replacement has too; its name is its own.
+        env.put("HOSTNAME", "team-7-" + submission + "-r1-0");
         env.put("S3_BUCKET", stack.evaluation().leaderboards().get(LEADERBOARD).bucket());
         env.put("PROGRESS_QUEUE_URL", stack.queueUrl("progress-reports"));
         env.put("LOGS_PERIOD", "0.3");
@@ -167,6 +169,79 @@ class ClaimedRoutesIT {
             assertThat(merged.hasGlobalRecord()).isTrue();
             assertThat(ledger(submission).durations(track).get("10").n()).as("the track's record grows").isEqualTo(1);
         }
+    }
+
+    /**
+     * A run of two pods (an Indexed Job's indexes 0 and 1, one pair each): both claim from the run's one ledger, each
+     * mirrors its volume under its own folder of the submission's prefix, and the second's init, which starts once the
+     * first has uploaded, takes the first's files for nothing of its own.
+     */
+    @Test
+    void twoPodsClaimFromOneLedgerAndEachMirrorsItsVolumeUnderItsOwnFolder() throws Exception {
+        String submission = Long.toString(SUBMISSIONS.incrementAndGet());
+        String bucket = stack.evaluation().leaderboards().get(LEADERBOARD).bucket();
+        try (Pod first = new Pod(temp.resolve("pod-0")); Pod second = new Pod(temp.resolve("pod-1"))) {
+            Map<String, String> env0 = podOfTwo(first, submission, 0);
+            Map<String, String> env1 = podOfTwo(second, submission, 1);
+            assertThat(Pod.exit(first.start("init", env0), RUN)).isZero();
+            int[][] exits = new int[6][1];
+            var threads = new ArrayList<Thread>(List.of(kubelet(first, "logcopy", env0, exits[0]),
+                    kubelet(first, "simulator", env0, exits[1]), kubelet(first, "agent", env0, exits[2])));
+            long deadline = System.nanoTime() + RUN.toNanos();
+            while (keys(bucket, submission + "/pod-0/").isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+
+            assertThat(Pod.exit(second.start("init", env1), RUN)).isZero();
+            assertThat(second.logs.resolve("logcopy/logcopy.log")).as("the first pod's files are not the second's to"
+                    + " resume from").doesNotExist();
+            threads.addAll(List.of(kubelet(second, "logcopy", env1, exits[3]),
+                    kubelet(second, "simulator", env1, exits[4]), kubelet(second, "agent", env1, exits[5])));
+            for (Thread thread : threads) {
+                thread.join(RUN.toMillis());
+            }
+
+            assertThat(java.util.Arrays.stream(exits).map(exit -> exit[0]).toList()).as("every container's exit")
+                    .containsOnly(0);
+            List<LedgerEntry> entries = ledger(submission).read().entries();
+            assertThat(entries).hasSize(5).allSatisfy(entry -> {
+                assertThat(entry.state()).isEqualTo(EntryState.DONE);
+                assertThat(entry.attempts()).as("driven once, by one pod").hasSize(1);
+            });
+            assertThat(entries.stream().map(e -> e.attempts().get(0).index()).distinct()).as("both pods drove")
+                    .containsExactlyInAnyOrder(0, 1);
+            List<String> keys = keys(bucket, submission + "/");
+            assertThat(keys).as("nothing of a pod outside its own folder, but init's control object")
+                    .allMatch(key -> key.startsWith(submission + "/pod-0/") || key.startsWith(submission + "/pod-1/")
+                            || key.startsWith(submission + "/control/"));
+            for (String pod : List.of("pod-0", "pod-1")) {
+                assertThat(keys).contains(submission + "/" + pod + "/containers-status/logcopy.done",
+                        submission + "/" + pod + "/containers-status/agent-1.done",
+                        submission + "/" + pod + "/agent/agent1/leaderboard.log");
+            }
+            assertThat(List.of("pod-0", "pod-1")).as("the pod that ended last merged the whole run's ledger")
+                    .anySatisfy(pod -> {
+                        CheckpointFile merged = ResultsJson.parse(stack.s3().getObjectAsBytes(r -> r.bucket(bucket)
+                                .key(submission + "/" + pod + "/agent_results.json")).asUtf8String());
+                        assertThat(merged.checkpoint().records()).hasSize(5);
+                        assertThat(merged.hasGlobalRecord()).isTrue();
+                    });
+        }
+    }
+
+    /** Pod {@code index} of a run of two, one pair each: its index, its name, the host name an Indexed Job gives it. */
+    private Map<String, String> podOfTwo(Pod pod, String submission, int index) throws IOException {
+        Map<String, String> env = podEnv(pod, submission, 1, "EVALUATOR_STANDIN_ROUTE_SECONDS", "2");
+        env.put("PODS", "2");
+        env.put("JOB_COMPLETION_INDEX", Integer.toString(index));
+        env.put("POD_NAME", "team-7-" + submission + "-r1-" + index + "-abcd" + index);
+        env.put("HOSTNAME", "team-7-" + submission + "-r1-" + index);
+        return env;
+    }
+
+    private static List<String> keys(String bucket, String prefix) {
+        return stack.s3().listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents().stream()
+                .map(object -> object.key()).toList();
     }
 
     @Test
@@ -285,7 +360,7 @@ class ClaimedRoutesIT {
             throws Exception {
         try (Pod replacement = new Pod(temp.resolve("pod-b"))) {
             Map<String, String> env = podEnv(replacement, submission, 2, "EVALUATOR_STANDIN_ROUTE_SECONDS", "0.3");
-            env.put("HOSTNAME", "team-7-" + submission + "-r1-0-fghij");
+            env.put("POD_NAME", "team-7-" + submission + "-r1-0-fghij");
             env.put("ROUTE_LEASE", lease);
             assertThat(Pod.exit(replacement.start("init", env), RUN)).isZero();
             int[] logcopy = new int[1];

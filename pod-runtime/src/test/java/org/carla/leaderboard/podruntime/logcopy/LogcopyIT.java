@@ -620,7 +620,7 @@ class LogcopyIT {
         long pk = SUBMISSIONS.incrementAndGet();
         return new LogcopySettings(logs, logs.resolve(StatusFiles.DIRECTORY), bucket,
                 new SubmissionRef(pk, 42, "leaderboard-20"), 1, pairs, OptionalInt.of(routes), PERIOD, heartbeat,
-                queueUrl, uploadInterval, 5 * MIB);
+                queueUrl, uploadInterval, 5 * MIB, 0, 1);
     }
 
     /** The route records of a checkpoint's text. */
