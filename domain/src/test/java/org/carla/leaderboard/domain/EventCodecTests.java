@@ -30,7 +30,7 @@ class EventCodecTests {
             "leaderboard-20", "SENSORS");
     static final TrackSpec TRACK = new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20",
             LeaderboardVersion.V2_0, "/workspace/leaderboard/data/routes_testing.xml", null, 20, 1, 4, "g5.12xlarge", "carla:0.9.15", "lb:20",
-            "pod-runtime:1", "vulkan", 172800, 4, false, null, Map.of(), null, null);
+            "pod-runtime:1", "vulkan", 172800, 4, false, null, Map.of(), null, null, 1);
     static final Instant AT = Instant.parse("2026-11-21T10:15:30Z");
     static final String DIGEST = "0123456789abcdef".repeat(4);
 
@@ -85,6 +85,20 @@ class EventCodecTests {
         assertThatThrownBy(() -> EventCodec.parseLaunchRequest(json.replace("\"leaderboard_version\":\"2.0\"",
                 "\"leaderboard_version\":\"3.0\""))).isInstanceOfSatisfying(MalformedEventException.class,
                         e -> assertThat(e.field()).as(e.getMessage()).isEqualTo("track_spec.leaderboard_version"));
+    }
+
+    @Test
+    void aLaunchRequestSaysItsRunsPodsAndOneWithoutThemOrOutOfRangeIsRefusedNamingTheField() {
+        String json = EventCodec.write(LaunchRequest.of(SUBMISSION, 1, "team/agent:v1", false, TRACK, AT));
+        assertThat(json).contains(",\"pods\":1");
+
+        assertThatThrownBy(() -> EventCodec.parseLaunchRequest(json.replace(",\"pods\":1", "")))
+                .isInstanceOfSatisfying(MalformedEventException.class, e -> {
+                    assertThat(e.reason()).as(e.getMessage()).isEqualTo(Reason.MISSING_FIELD);
+                    assertThat(e.field()).isEqualTo("track_spec.pods");
+                });
+        assertThatThrownBy(() -> EventCodec.parseLaunchRequest(json.replace(",\"pods\":1", ",\"pods\":65")))
+                .isInstanceOf(MalformedEventException.class).hasMessageContaining("1 to 64 pods");
     }
 
     @Test

@@ -97,6 +97,22 @@ class TrackCatalogTests {
     }
 
     @Test
+    void aRunOfSeveralPodsClaimsFromTheLedgerAndAPhaseOfPodsWithoutAScheduleFailsAtStart() {
+        var spread = catalog(Map.of("evaluation.phases.2077.schedule", "dynamic", "evaluation.phases.2077.pods", "4",
+                "evaluation.phases.2077.worker-pairs", "1", "evaluation.phases.2077.instance-type", "g5.xlarge"))
+                .forPhase(2077).orElseThrow();
+        assertThat(spread.pods()).isEqualTo(4);
+        assertThat(spread.runPairs()).isEqualTo(4);
+        assertThat(catalog(Map.of()).forPhase(2077).orElseThrow().pods()).as("the seeds' layout").isEqualTo(1);
+
+        assertThatThrownBy(() -> catalog(Map.of("evaluation.phases.2077.pods", "2")))
+                .hasMessageContaining("phase 2077 has 2 pods, which claim their routes from one route ledger: it needs"
+                        + " a schedule");
+        assertThatThrownBy(() -> catalog(Map.of("evaluation.phases.2077.schedule", "dynamic",
+                "evaluation.phases.2077.pods", "0"))).hasMessageContaining("phase 2077 has 0 pods: 1 to 64");
+    }
+
+    @Test
     void theGpusOfEveryPhasesInstanceTypeAreKnown() {
         var catalog = catalog(Map.of());
         assertThat(catalog.gpus("g5.12xlarge")).hasValue(4);

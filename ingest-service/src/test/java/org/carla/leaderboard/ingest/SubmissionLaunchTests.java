@@ -58,6 +58,7 @@ class SubmissionLaunchTests extends IntakeOnTheStack {
         assertThat(record.get("track_name").s()).isEqualTo("SENSORS");
         assertThat(record.get("submitted_image_uri").s()).isEqualTo(IntakeStack.IMAGE);
         assertThat(record.get("parallelization_workers").n()).isEqualTo("4");
+        assertThat(record.get("parallelization_pods").n()).as("the seeds' layout: one pod").isEqualTo("1");
         assertThat(Instant.parse(record.get("submitted_time").s())).isEqualTo(submission.submittedAt());
         assertThat(record.get("start_time").s()).isEqualTo("-");
         assertThat(record.get("end_time").s()).isEqualTo("-");

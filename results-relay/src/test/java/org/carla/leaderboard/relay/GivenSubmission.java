@@ -56,6 +56,8 @@ final class GivenSubmission {
     /** The run the events are of: the record's current run unless a test says otherwise. */
     int run = 1;
     private String resultsText = EvalAiFiles.texts(null).get(EvalAiFiles.RESULTS);
+    /** The folder the results and status files placed next go to: the pod's in a run of several. */
+    private String podDir = "";
 
     private GivenSubmission(RunningStack stack, SubmissionIdentity identity, int workerPairs) {
         this.stack = stack;
@@ -229,9 +231,9 @@ final class GivenSubmission {
 
     /** This text as the merged checkpoint (a participant's code can write it), with the EvalAI files derived from it. */
     GivenSubmission mergedResults(String merged) {
-        put(LogsLayout.mergedCheckpoint(), merged);
+        put(podDir + LogsLayout.mergedCheckpoint(), merged);
         var texts = EvalAiFiles.texts(merged);
-        texts.forEach((name, text) -> put(LogsLayout.evalAiFile(name), text));
+        texts.forEach((name, text) -> put(podDir + LogsLayout.evalAiFile(name), text));
         resultsText = texts.get(EvalAiFiles.RESULTS);
         return this;
     }
@@ -265,8 +267,20 @@ final class GivenSubmission {
 
     GivenSubmission statusFiles(String... names) {
         for (String name : names) {
-            put(StatusFiles.DIRECTORY + "/" + name, "");
+            put(podDir + StatusFiles.DIRECTORY + "/" + name, "");
         }
+        return this;
+    }
+
+    /**
+     * A run of {@code pods} pods, as ingest-service records it from its track: the results and status files placed
+     * next are pod {@code index}'s, in its folder ({@link SubmissionLayout#podDir}), as its logcopy uploads them.
+     */
+    GivenSubmission inPod(int index, int pods) {
+        stack.dynamoDb().updateItem(r -> r.tableName(table).key(key()).updateExpression("SET #pods = :pods")
+                .expressionAttributeNames(Map.of("#pods", SubmissionTable.PODS))
+                .expressionAttributeValues(Map.of(":pods", AttributeValue.fromN(Integer.toString(pods)))));
+        podDir = SubmissionLayout.podDir(index, pods);
         return this;
     }
 

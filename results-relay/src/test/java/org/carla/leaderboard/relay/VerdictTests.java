@@ -79,6 +79,29 @@ class VerdictTests {
     }
 
     @Test
+    void aRunOfTwoPodsFinishesOnEveryPodsDoneFilesAndTheMostCompleteOfTheirMerges() {
+        // Pod 0 ended first, when one route was left; pod 1 merged the whole ledger at its end.
+        var given = GivenSubmission.submitted(stack, MAP_QUALIFIER).inPod(0, 2).results(Map.of()).allDone()
+                .inPod(1, 2).results(RESULTS).allDone();
+
+        given.send(given.succeeded());
+
+        assertThat(finalReport(given).status()).isEqualTo("finished");
+        assertThat(given.recordStatus()).isEqualTo("FINISHED");
+    }
+
+    @Test
+    void aRunOfTwoPodsWhoseSecondPodLeftNoLogcopyDoneFileFails() {
+        var given = GivenSubmission.submitted(stack, MAP_QUALIFIER).inPod(0, 2).results(RESULTS).allDone()
+                .inPod(1, 2).statusFiles("agent-1.done", "simulator-1.done", "agent-2.done", "simulator-2.done");
+
+        given.send(given.succeeded());
+
+        assertThat(finalReport(given).status()).isEqualTo("failed");
+        assertThat(given.recordStatus()).isEqualTo("FAILED");
+    }
+
+    @Test
     void aClaimFileCannotFailARunWhoseResultsAreComplete() {
         var given = GivenSubmission.submitted(stack, MAP_QUALIFIER).results(RESULTS).allDone();
         given.put(LogsLayout.claimFile(1), ClaimAssignment.none(3, new Crashes(0, 0),

@@ -105,8 +105,15 @@ public class SubmissionFiles {
 
     /** The files of {@code <submission_id>/containers-status/} ({@code agent-1.done}, ...), all pages, oldest first. */
     public List<StatusFile> statusFiles(String bucket, String submissionId) {
+        return statusFiles(bucket, submissionId, 0, 1);
+    }
+
+    /** The status files of pod {@code index} of a run of {@code pods} ({@link SubmissionLayout#podDir}), oldest first. */
+    public List<StatusFile> statusFiles(String bucket, String submissionId, int index, int pods) {
         var files = new ArrayList<StatusFile>();
-        s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(SubmissionLayout.statusPrefix(submissionId)))
+        String prefix = SubmissionLayout.key(submissionId, SubmissionLayout.podPath(index, pods,
+                StatusFiles.DIRECTORY + "/"));
+        s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix))
                 .contents().forEach(object -> files.add(new StatusFile(StatusFiles.baseName(object.key()),
                         object.lastModified())));
         files.sort(Comparator.comparing(StatusFile::at, Comparator.nullsFirst(Comparator.naturalOrder())));

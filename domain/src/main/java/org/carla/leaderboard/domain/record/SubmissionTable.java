@@ -43,8 +43,13 @@ public final class SubmissionTable {
     public static final String CHALLENGE_ID = "challenge_id";
     public static final String LEADERBOARD = "leaderboard";
     public static final String IMAGE_URI = "submitted_image_uri";
-    /** Worker pairs of the Job. */
+    /** Worker pairs of each pod of the Job. */
     public static final String WORKERS = "parallelization_workers";
+    /**
+     * The run's pods (an Indexed Job's completions); absent for a record written before runs had pods, which had one.
+     * In a run of several, each pod's files are under its own folder ({@code layout.SubmissionLayout.podDir}).
+     */
+    public static final String PODS = "parallelization_pods";
     /** Route records a complete run holds (routes × repetitions): what FINISHED requires. */
     public static final String EXPECTED_ROUTES = "expected_routes";
     /** The node's instance type, for the GPU-hours. */

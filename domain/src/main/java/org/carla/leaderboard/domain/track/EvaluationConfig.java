@@ -84,6 +84,13 @@ public interface EvaluationConfig {
         @WithDefault("4")
         int workerPairs();
 
+        /**
+         * The run's pods, each of {@code worker-pairs} pairs on a node of {@code instance-type} (an Indexed Job's
+         * completions): 1, or several, which need a {@code schedule}: they claim from one route ledger.
+         */
+        @WithDefault("1")
+        int pods();
+
         @WithDefault("g5.12xlarge")
         String instanceType();
 

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
 
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.ledger.Schedule;
 import org.carla.leaderboard.domain.pod.PodEnvironment;
 
@@ -65,6 +66,14 @@ public final class TrackCatalog {
             throw new IllegalArgumentException("phase " + phaseKey + " has a schedule, so its routes file is in the "
                     + "Leaderboard volume (" + PodEnvironment.LEADERBOARD_DIR + "/...), was " + phase.routesFile());
         }
+        if (phase.pods() < 1 || phase.pods() > SubmissionLayout.MAX_PODS) {
+            throw new IllegalArgumentException("phase " + phaseKey + " has " + phase.pods() + " pods: 1 to "
+                    + SubmissionLayout.MAX_PODS);
+        }
+        if (phase.pods() > 1 && schedule.isEmpty()) {
+            throw new IllegalArgumentException("phase " + phaseKey + " has " + phase.pods() + " pods, which claim their"
+                    + " routes from one route ledger: it needs a schedule (dynamic or static)");
+        }
         Integer gpus = config.instanceGpus().get(phase.instanceType());
         if (gpus == null || gpus < 1) {
             throw new IllegalArgumentException("phase " + phaseKey + " runs on instance type '" + phase.instanceType()
@@ -75,7 +84,7 @@ public final class TrackCatalog {
                 phase.instanceType(), leaderboard.simulatorImage(), leaderboard.leaderboardImage(),
                 config.podRuntimeImage(), leaderboard.renderer(), phase.deadline().toSeconds(), phase.allowedResumes(),
                 phase.hideLogs(), phase.qualifiesFor().orElse(null), phase.thresholds(), schedule.orElse(null),
-                schedule.isPresent() ? config.routeLedgerTable() : null);
+                schedule.isPresent() ? config.routeLedgerTable() : null, phase.pods());
     }
 
     private static LeaderboardVersion version(String id, EvaluationConfig.Leaderboard leaderboard) {

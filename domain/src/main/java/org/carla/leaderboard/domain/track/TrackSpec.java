@@ -4,6 +4,8 @@ import java.util.Map;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
+
 /**
  * Everything needed to run one submission of a track, resolved from the configuration at intake and carried by the
  * launch request, so the Job is built from the request alone and a configuration change never alters a submission
@@ -31,16 +33,25 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param schedule        {@code dynamic} or {@code static}: the pairs claim their routes from the run's route ledger
  *                        ({@code ledger.Schedule}); {@code null}: each pair drives its static share, no ledger
  * @param ledgerTable     the route ledger's table when {@code schedule} is set, else {@code null}
+ * @param pods            the run's pods, each of {@code workerPairs} pairs on its own GPU node (an Indexed Job's
+ *                        completions): 1, the seeds' layout, or several, which claim from one route ledger
  */
 @RegisterForReflection
 public record TrackSpec(String leaderboard, String track, String bucket, LeaderboardVersion leaderboardVersion,
         String routesFile, String scenariosFile, int routes,
         int repetitions, int workerPairs, String instanceType, String simulatorImage, String leaderboardImage,
         String podRuntimeImage, String renderer, long deadlineSeconds, int allowedResumes, boolean hideLogs,
-        String qualifiesFor, Map<String, Double> thresholds, String schedule, String ledgerTable) {
+        String qualifiesFor, Map<String, Double> thresholds, String schedule, String ledgerTable, int pods) {
 
     public TrackSpec {
         thresholds = thresholds == null ? Map.of() : Map.copyOf(thresholds);
+        if (pods < 1 || pods > SubmissionLayout.MAX_PODS) {
+            throw new IllegalArgumentException("a run has 1 to " + SubmissionLayout.MAX_PODS + " pods, not " + pods);
+        }
+        if (pods > 1 && schedule == null) {
+            throw new IllegalArgumentException("a run of " + pods + " pods claims its routes from a route ledger: it"
+                    + " needs a schedule");
+        }
     }
 
     /** Whether the run's pairs claim their routes from a route ledger. */
@@ -53,7 +64,12 @@ public record TrackSpec(String leaderboard, String track, String bucket, Leaderb
         return routes * repetitions;
     }
 
-    /** Worker pairs actually used: never more pairs than routes. */
+    /** Every worker pair of the run: each pod's, times its pods. */
+    public int runPairs() {
+        return effectiveWorkerPairs() * pods;
+    }
+
+    /** Worker pairs actually used in each pod: never more pairs than routes. */
     public int effectiveWorkerPairs() {
         return Math.max(1, Math.min(workerPairs, routes));
     }

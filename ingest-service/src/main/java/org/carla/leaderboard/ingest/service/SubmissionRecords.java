@@ -22,6 +22,7 @@ import static org.carla.leaderboard.domain.record.SubmissionTable.TEAM_ID;
 import static org.carla.leaderboard.domain.record.SubmissionTable.TEAM_NAME;
 import static org.carla.leaderboard.domain.record.SubmissionTable.TRACK_ID;
 import static org.carla.leaderboard.domain.record.SubmissionTable.TRACK_NAME;
+import static org.carla.leaderboard.domain.record.SubmissionTable.PODS;
 import static org.carla.leaderboard.domain.record.SubmissionTable.WORKERS;
 
 import java.time.Instant;
@@ -183,6 +184,7 @@ public class SubmissionRecords {
             names.put("#status", STATUS);
             names.put("#image", IMAGE_URI);
             names.put("#workers", WORKERS);
+            names.put("#pods", PODS);
             var submission = record.submission();
             var track = record.track();
             values.put(":team_name", text(submission.teamName()));
@@ -195,6 +197,7 @@ public class SubmissionRecords {
             values.put(":instance_type", text(track.instanceType()));
             values.put(":image", text(record.imageUri() == null ? NOT_YET : record.imageUri()));
             values.put(":workers", number(track.effectiveWorkerPairs()));
+            values.put(":pods", number(track.pods()));
             values.put(":submitted_time", text(record.submittedAt().toString()));
             values.put(":not_yet", text(NOT_YET));
             values.put(":run", number(run));
@@ -212,7 +215,7 @@ public class SubmissionRecords {
             return "#team_name = :team_name, #status = :submitted, #track_id = :track_id, #track_name = :track_name, "
                     + "#challenge_id = :challenge_id, #leaderboard = :leaderboard, "
                     + "#expected_routes = :expected_routes, #instance_type = :instance_type, #image = :image, "
-                    + "#workers = :workers, #submitted_time = if_not_exists(#submitted_time, :submitted_time)";
+                    + "#workers = :workers, #pods = :pods, #submitted_time = if_not_exists(#submitted_time, :submitted_time)";
         }
 
         void update(String table, String expression, String condition) {

@@ -170,6 +170,11 @@ public final class SubmissionJob {
                     // restart counts reach the limit (pastBackoffLimitOnFailure): allowedResumes pair crashes restart,
                     // the next ends the run.
                     .withBackoffLimit(backoffLimit(track))
+                    // A run of several pods: one per completion index, all at once, each on its own GPU node; the
+                    // Job completes once every index has (job_controller.go), so when the ledger has no route left.
+                    .withCompletionMode(track.pods() > 1 ? "Indexed" : null)
+                    .withCompletions(track.pods() > 1 ? track.pods() : null)
+                    .withParallelism(track.pods() > 1 ? track.pods() : null)
                     .withActiveDeadlineSeconds(RunDeadline.initial(track.deadlineSeconds(),
                             config.longestCapacityWait()))
                     .withTtlSecondsAfterFinished((int) config.ttlAfterFinished().toSeconds())
@@ -396,7 +401,8 @@ public final class SubmissionJob {
         if (!track.claimsRoutes()) {
             return List.of();
         }
-        return List.of(env(LEDGER_TABLE, track.ledgerTable()), env(SCHEDULE, track.schedule()), env(PODS, "1"),
+        return List.of(env(LEDGER_TABLE, track.ledgerTable()), env(SCHEDULE, track.schedule()),
+                env(PODS, Integer.toString(track.pods())),
                 env(LEADERBOARD, request.submission().leaderboard()),
                 env(CHALLENGE_TRACK_CODENAME, track.track()),
                 env(ROUTES, INIT_LEADERBOARD_VOLUME + track.routesFile().substring(PodEnvironment.LEADERBOARD_DIR
@@ -405,13 +411,17 @@ public final class SubmissionJob {
                 env(EXPECTED_ROUTES, Integer.toString(track.expectedRouteRecords())));
     }
 
-    /** logcopy claims and files the pairs' routes: the ledger, the track's budget per route, the node it runs on. */
+    /**
+     * logcopy claims and files the pairs' routes: the ledger, the track's budget per route, the run's pods (each pod's
+     * files under its own folder), the node it runs on, its pod's name.
+     */
     private static List<EnvVar> ledgerOfLogcopy(TrackSpec track) {
         if (!track.claimsRoutes()) {
             return List.of();
         }
         return List.of(env(LEDGER_TABLE, track.ledgerTable()), env(CHALLENGE_TRACK_CODENAME, track.track()),
                 env(ALLOWED_RESUMES, Integer.toString(track.allowedResumes())),
+                env(PODS, Integer.toString(track.pods())),
                 new EnvVarBuilder().withName(NODE_NAME).withNewValueFrom().withNewFieldRef()
                         .withFieldPath("spec.nodeName").endFieldRef().endValueFrom().build(),
                 new EnvVarBuilder().withName(POD_NAME).withNewValueFrom().withNewFieldRef()

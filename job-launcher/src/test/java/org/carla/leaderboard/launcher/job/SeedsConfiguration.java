@@ -51,7 +51,7 @@ public final class SeedsConfiguration {
         return new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20", LeaderboardVersion.V2_0,
                 "/workspace/leaderboard/data/routes_testing.xml", null, 20, 1, 4, "g5.12xlarge",
                 "carla-leaderboard/carla:0.9.15", "carla-leaderboard/leaderboard-20:latest",
-                "carla-leaderboard/pod-runtime:latest", "vulkan", 172_800, 4, false, null, Map.of(), null, null);
+                "carla-leaderboard/pod-runtime:latest", "vulkan", 172_800, 4, false, null, Map.of(), null, null, 1);
     }
 
     public static SubmissionIdentity submission(String teamName) {

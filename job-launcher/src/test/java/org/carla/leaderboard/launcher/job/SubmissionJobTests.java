@@ -129,7 +129,7 @@ class SubmissionJobTests {
         var spec = SeedsConfiguration.sensorsTrack();
         var track = new TrackSpec(spec.leaderboard(), spec.track(), spec.bucket(), spec.leaderboardVersion(),
                 spec.routesFile(), null, 3, 2, 4, spec.instanceType(), spec.simulatorImage(), spec.leaderboardImage(),
-                spec.podRuntimeImage(), spec.renderer(), 600, 1, false, null, Map.of(), null, null);
+                spec.podRuntimeImage(), spec.renderer(), 600, 1, false, null, Map.of(), null, null, 1);
         LaunchRequest request = LaunchRequest.of(SeedsConfiguration.submission("t"), 2, "agent:1", true, track,
                 SeedsConfiguration.request().requestedAt());
 
@@ -154,7 +154,7 @@ class SubmissionJobTests {
         var track = new TrackSpec("leaderboard-10", "MAP", "carla-leaderboard-10", LeaderboardVersion.V1_0,
                 "/workspace/leaderboard/data/routes_testing.xml", "/workspace/leaderboard/data/scenarios.json", 20, 1,
                 4, spec.instanceType(), "carla:0.9.10.1", "leaderboard-10:latest", spec.podRuntimeImage(), "opengl",
-                600, 1, false, null, Map.of(), null, null);
+                600, 1, false, null, Map.of(), null, null, 1);
         var containers = jobs.build(LaunchRequest.of(SeedsConfiguration.submission("t"), 1, "agent:1", false, track,
                 SeedsConfiguration.request().requestedAt())).getSpec().getTemplate().getSpec().getContainers();
 
@@ -173,7 +173,7 @@ class SubmissionJobTests {
         var spec = SeedsConfiguration.sensorsTrack();
         var track = new TrackSpec(spec.leaderboard(), spec.track(), spec.bucket(), spec.leaderboardVersion(),
                 spec.routesFile(), null, 20, 1, 4, spec.instanceType(), spec.simulatorImage(), spec.leaderboardImage(),
-                spec.podRuntimeImage(), spec.renderer(), 600, 1, false, null, Map.of(), "dynamic", "route-ledger");
+                spec.podRuntimeImage(), spec.renderer(), 600, 1, false, null, Map.of(), "dynamic", "route-ledger", 1);
 
         Job job = jobs.build(LaunchRequest.of(SeedsConfiguration.submission("t"), 1, "agent:1", false, track,
                 SeedsConfiguration.request().requestedAt()));
@@ -206,6 +206,32 @@ class SubmissionJobTests {
         assertThat(jobs.build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec().getContainers())
                 .as("the seeds' track has no ledger").allSatisfy(container -> assertThat(container.getEnv())
                         .noneMatch(variable -> variable.getName().equals("LEDGER_TABLE")));
+    }
+
+    @Test
+    void aTrackOfSeveralPodsIsAnIndexedJobOfAPodPerNodeAllAtOnce() {
+        var spec = SeedsConfiguration.sensorsTrack();
+        var track = new TrackSpec(spec.leaderboard(), spec.track(), spec.bucket(), spec.leaderboardVersion(),
+                spec.routesFile(), null, 20, 1, 1, "g5.xlarge", spec.simulatorImage(), spec.leaderboardImage(),
+                spec.podRuntimeImage(), spec.renderer(), 600, 1, false, null, Map.of(), "dynamic", "route-ledger", 4);
+
+        Job job = jobs.build(LaunchRequest.of(SeedsConfiguration.submission("t"), 1, "agent:1", false, track,
+                SeedsConfiguration.request().requestedAt()));
+
+        assertThat(job.getSpec().getCompletionMode()).isEqualTo("Indexed");
+        assertThat(job.getSpec().getCompletions()).isEqualTo(4);
+        assertThat(job.getSpec().getParallelism()).isEqualTo(4);
+        var pod = job.getSpec().getTemplate().getSpec();
+        assertThat(pod.getContainers()).extracting(Container::getName).containsExactly("simulator-1", "agent-1",
+                "logcopy");
+        Container init = pod.getInitContainers().stream().filter(c -> c.getName().equals("private-contents"))
+                .findFirst().orElseThrow();
+        assertThat(env(init, "PODS")).as("init makes the run item of 4 pods").isEqualTo("4");
+        assertThat(env(pod.getContainers().get(2), "PODS")).as("logcopy mirrors under its pod's folder")
+                .isEqualTo("4");
+        var single = jobs.build(SeedsConfiguration.request()).getSpec();
+        assertThat(List.of(String.valueOf(single.getCompletionMode()), String.valueOf(single.getCompletions())))
+                .as("the seeds' layout: one pod, not Indexed").containsExactly("null", "null");
     }
 
     @Test

@@ -158,6 +158,6 @@ class JobControllerTests extends LauncherStory {
         return new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20", LeaderboardVersion.V2_0,
                 "/workspace/leaderboard/data/routes_testing.xml", null, 4, 1, 1, "g5.12xlarge", simulatorImage,
                 "carla-leaderboard/leaderboard-20:latest", "carla-leaderboard/pod-runtime:latest", "vulkan",
-                deadlineSeconds, 1, false, null, Map.of(), null, null);
+                deadlineSeconds, 1, false, null, Map.of(), null, null, 1);
     }
 }

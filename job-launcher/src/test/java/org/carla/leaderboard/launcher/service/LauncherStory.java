@@ -70,7 +70,7 @@ abstract class LauncherStory {
         var track = new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20", LeaderboardVersion.V2_0,
                 "/workspace/leaderboard/data/routes_testing.xml", null, 4, 1, 2, "g5.12xlarge",
                 "carla-leaderboard/carla:0.9.15", "carla-leaderboard/leaderboard-20:latest",
-                "carla-leaderboard/pod-runtime:latest", "vulkan", deadlineSeconds, 4, false, null, Map.of(), null, null);
+                "carla-leaderboard/pod-runtime:latest", "vulkan", deadlineSeconds, 4, false, null, Map.of(), null, null, 1);
         return LaunchRequest.of(new SubmissionIdentity(pk, 2054, 2077, 5817, teamName, "leaderboard-20", "SENSORS"),
                 run, "registry.example.org/team/agent:v1", run > 1, track, Instant.now().minusSeconds(5));
     }

@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.layout.SubmissionFiles;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.record.RunImages;
 import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.record.SubmissionTable;
@@ -29,7 +30,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 /**
- * What EvalAI is shown of a run: read from the merged checkpoint logcopy uploaded ({@code <id>/agent_results.json},
+ * What EvalAI is shown of a run: read from the merged checkpoint logcopy uploaded ({@code <id>/agent_results.json}, in a
+ * run of several pods the most complete of {@code <id>/pod-<i>/agent_results.json},
  * at most {@code relay.results.max-bytes}), audited ({@link ResultsAudit}), and turned into the three EvalAI files by the
  * domain's {@link EvalAiFiles} — the relay never relays {@code evalai/} files a participant's code could have written.
  */
@@ -53,7 +55,35 @@ class EvaluationFiles {
 
     /** The run's merged checkpoint, audited against its expected routes; or why it cannot be read. */
     MergedResults mergedResults(String bucket, String submissionId, OptionalInt expectedRoutes) {
-        var read = files.readBounded(bucket, submissionId, LogsLayout.mergedCheckpoint(), maxBytes);
+        return mergedResults(bucket, submissionId, expectedRoutes, 1);
+    }
+
+    /**
+     * The run's merged checkpoint, audited: in a run of several pods, each pod's logcopy merges the whole run's route
+     * ledger into its own folder ({@code pod-<i>/agent_results.json}), a snapshot of a set of finished routes that only
+     * grows; the most complete of them is the run's (the pod that ended last merged every route). A pod whose file
+     * cannot be read counts as having none.
+     */
+    MergedResults mergedResults(String bucket, String submissionId, OptionalInt expectedRoutes, int pods) {
+        MergedResults best = null;
+        for (int index = 0; index < pods; index++) {
+            MergedResults pod = podMergedResults(bucket, submissionId, expectedRoutes,
+                    SubmissionLayout.podPath(index, pods, LogsLayout.mergedCheckpoint()));
+            if (best == null || records(pod) > records(best)
+                    || records(pod) == records(best) && best.audit().isEmpty() && pod.audit().isPresent()) {
+                best = pod;
+            }
+        }
+        return best;
+    }
+
+    private static int records(MergedResults results) {
+        return results.audit().map(audit -> audit.shown().checkpoint().records().size()).orElse(-1);
+    }
+
+    private MergedResults podMergedResults(String bucket, String submissionId, OptionalInt expectedRoutes,
+            String path) {
+        var read = files.readBounded(bucket, submissionId, path, maxBytes);
         if (read.missing()) {
             return MergedResults.unreadable("no merged results were uploaded.");
         }
@@ -64,26 +94,30 @@ class EvaluationFiles {
         try {
             return MergedResults.audited(ResultsAudit.of(ResultsJson.parse(read.text().get()), expectedRoutes));
         } catch (IllegalArgumentException e) {
-            LOG.infof("submission %s: the merged results are unreadable: %s", submissionId, e.getMessage());
+            LOG.infof("submission %s: the merged results %s are unreadable: %s", submissionId, path, e.getMessage());
             return MergedResults.unreadable("the merged results are not a results file.");
         }
     }
 
     /**
-     * The run's merged checkpoint audited as {@link #mergedResults(String, String, OptionalInt)}; when it is not
+     * The run's merged checkpoint audited as {@link #mergedResults(String, String, OptionalInt, int)}; when it is not
      * complete, each agent's own checkpoint is merged alone too, only to name the route records logcopy's merge refused
      * (a NaN score, a number out of range, an unreadable id), which the merged file no longer holds: the participant
      * reads why their routes did not count. It never makes results complete.
      */
-    MergedResults mergedResults(String bucket, String submissionId, OptionalInt expectedRoutes, int workerPairs) {
-        var merged = mergedResults(bucket, submissionId, expectedRoutes);
+    MergedResults mergedResults(String bucket, String submissionId, OptionalInt expectedRoutes, int workerPairs,
+            int pods) {
+        var merged = mergedResults(bucket, submissionId, expectedRoutes, pods);
         if (merged.audit().isEmpty() || merged.audit().get().complete()) {
             return merged;
         }
         var audit = merged.audit().get();
         var problems = new ArrayList<>(audit.problems());
-        for (int pair = 1; pair <= workerPairs; pair++) {
-            var read = files.readBounded(bucket, submissionId, LogsLayout.agentCheckpoint(pair), maxBytes);
+        for (int pair = 1; pair <= workerPairs * pods; pair++) {
+            // The run's pair number: pod by pod, each pod's pairs from 1.
+            String path = SubmissionLayout.podPath((pair - 1) / workerPairs, pods,
+                    LogsLayout.agentCheckpoint((pair - 1) % workerPairs + 1));
+            var read = files.readBounded(bucket, submissionId, path, maxBytes);
             if (read.text().isEmpty()) {
                 continue;
             }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -254,12 +255,14 @@ class FinalReports {
     private FinalReport compose(SubmissionRecord record, Destination destination, Optional<SubmissionStatus> decided,
             int workerPairs, Function<Optional<String>, String> explain, double gpuHours, boolean gpuCounted) {
         String id = record.submissionId();
-        var merged = evaluationFiles.mergedResults(destination.bucket(), id, record.expectedRoutes(), workerPairs);
+        int pods = record.pods();
+        var merged = evaluationFiles.mergedResults(destination.bucket(), id, record.expectedRoutes(), workerPairs, pods);
         boolean unrequestedCancel = Progress.Ending.UNREQUESTED_CANCEL.name().equals(record.lastEnding());
         boolean claimed = destination.track().filter(TrackSpec::claimsRoutes).isPresent();
-        var verdict = RunVerdict.judge(record.cancelRequested(), unrequestedCancel,
-                files.statusFiles(destination.bucket(), id).stream().map(SubmissionFiles.StatusFile::name).toList(),
-                workerPairs, merged, () -> claimed ? GaveUpRoutes.reason(files, destination.bucket(), id, workerPairs)
+        var statusFiles = IntStream.range(0, pods).mapToObj(index -> files.statusFiles(destination.bucket(), id, index,
+                pods).stream().map(SubmissionFiles.StatusFile::name).toList()).toList();
+        var verdict = RunVerdict.judge(record.cancelRequested(), unrequestedCancel, statusFiles, workerPairs, merged,
+                () -> claimed ? GaveUpRoutes.reason(files, destination.bucket(), id, workerPairs, pods)
                         : Optional.empty());
         var status = decided.orElse(verdict.status());
         String stderr = "";

@@ -4,6 +4,7 @@ import java.util.Optional;
 
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.layout.SubmissionFiles;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.ledger.ClaimAssignment;
 import org.jboss.logging.Logger;
 
@@ -22,10 +23,12 @@ final class GaveUpRoutes {
     private GaveUpRoutes() {
     }
 
-    /** The first pair's reason why the run cannot finish; empty when no pair was told one. */
-    static Optional<String> reason(SubmissionFiles files, String bucket, String submissionId, int workerPairs) {
-        for (int pair = 1; pair <= workerPairs; pair++) {
-            String path = LogsLayout.claimFile(pair);
+    /** The first pair's reason why the run cannot finish (pod by pod); empty when no pair was told one. */
+    static Optional<String> reason(SubmissionFiles files, String bucket, String submissionId, int workerPairs,
+            int pods) {
+        for (int pair = 1; pair <= workerPairs * pods; pair++) {
+            String path = SubmissionLayout.podPath((pair - 1) / workerPairs, pods,
+                    LogsLayout.claimFile((pair - 1) % workerPairs + 1));
             var text = files.readBounded(bucket, submissionId, path, MAX_CLAIM_FILE).text();
             if (text.isEmpty()) {
                 continue;

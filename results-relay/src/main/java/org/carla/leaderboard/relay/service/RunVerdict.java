@@ -1,8 +1,8 @@
 package org.carla.leaderboard.relay.service;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 
 import org.carla.leaderboard.domain.results.CheckpointFile;
@@ -16,14 +16,15 @@ import org.carla.leaderboard.domain.status.SubmissionStatus;
  * {@code simulation.cancel} without it was written by someone else in the pod: FAILED, and the message says so. logcopy
  * never uploads a cancel file it did not write, so such a cancel reaches the relay as logcopy's last report, ending
  * {@code UNREQUESTED_CANCEL} (only ever a reason to fail, so a report from the pod may give it);</li>
- * <li>FINISHED needs every status file of the protocol (2N + 1 done files) <em>and</em> complete results
+ * <li>FINISHED needs every status file of the protocol (2N + 1 done files in each pod's folder) <em>and</em> complete results
  * ({@link ResultsAudit}): every expected route with one finished record and numbers a score can be; done files
  * without them: FAILED with a message naming what is missing, and, when routes were claimed and one gave up, the
  * route and how each of its attempts ended ({@link GaveUpRoutes});</li>
  * <li>anything else: FAILED, explained by the Job's end ({@code reason} empty).</li>
  * </ol>
  *
- * <p>{@code gaveUp} is read only for a run that failed so ({@link GaveUpRoutes}).
+ * <p>{@code statusFiles}: each pod's, by completion index. {@code gaveUp} is read only for a run that failed so
+ * ({@link GaveUpRoutes}).
  *
  * @param status the final status
  * @param reason why a FAILED run failed when the status files and results say it, rather than the Job's end (a
@@ -35,17 +36,17 @@ record RunVerdict(SubmissionStatus status, Optional<String> reason, CheckpointFi
     static final String FORGED_CANCEL = "it was stopped by a cancel signal (simulation.cancel) that was not"
             + " requested: the submission was not cancelled on EvalAI.";
 
-    static RunVerdict judge(boolean cancelRequested, boolean unrequestedCancel, Collection<String> statusFiles,
-            int workerPairs, MergedResults results, Supplier<Optional<String>> gaveUp) {
+    static RunVerdict judge(boolean cancelRequested, boolean unrequestedCancel,
+            List<? extends Collection<String>> statusFiles, int workerPairs, MergedResults results,
+            Supplier<Optional<String>> gaveUp) {
         CheckpointFile shown = results.audit().map(ResultsAudit::shown).orElseGet(CheckpointFile::empty);
         if (cancelRequested) {
             return new RunVerdict(SubmissionStatus.CANCELLED, Optional.empty(), shown);
         }
-        Set<String> names = Set.copyOf(statusFiles);
-        if (unrequestedCancel || names.contains(StatusFiles.SIMULATION_CANCEL)) {
+        if (unrequestedCancel || statusFiles.stream().anyMatch(pod -> pod.contains(StatusFiles.SIMULATION_CANCEL))) {
             return failed(FORGED_CANCEL, shown);
         }
-        if (!StatusFiles.allDone(names, workerPairs)) {
+        if (statusFiles.isEmpty() || !statusFiles.stream().allMatch(pod -> StatusFiles.allDone(pod, workerPairs))) {
             return new RunVerdict(SubmissionStatus.FAILED, Optional.empty(), shown);
         }
         if (results.audit().isEmpty()) {

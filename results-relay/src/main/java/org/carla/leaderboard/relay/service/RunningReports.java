@@ -175,7 +175,8 @@ class RunningReports {
 
     /** What EvalAI is to show of the run now: the merged checkpoint under the submission's own prefix, audited. */
     private Evaluation evaluation(SubmissionRecord record, Destination destination) {
-        var shown = evaluationFiles.mergedResults(destination.bucket(), record.submissionId(), record.expectedRoutes())
+        var shown = evaluationFiles.mergedResults(destination.bucket(), record.submissionId(), record.expectedRoutes(),
+                record.pods())
                 .audit().map(ResultsAudit::shown).orElseGet(CheckpointFile::empty);
         return evaluationFiles.evaluation(shown, "");
     }

@@ -36,12 +36,13 @@ import org.carla.leaderboard.domain.status.SubmissionStatus;
  * @param jobName            the Job of the run ({@code job_name}), {@code null} when not recorded
  * @param images             what the run's pod ran ({@code run_images}); empty before it started, or when the record's
  *                           images are of another run
+ * @param pods               the run's pods ({@code parallelization_pods}); 1 when not recorded
  */
 public record SubmissionRecord(Optional<SubmissionIdentity> identity, long teamId, String submissionId, int run,
         SubmissionStatus status, boolean finalSent, int cancelRequestedRun, OptionalInt expectedRoutes,
         OptionalInt workerPairs, String instanceType, String lastResultsDigest, OptionalInt routesDone, String submittedTime,
         String lastEnding, List<String> notUploaded, double gpuHours, RunTimes times, String failureReason,
-        String jobName, Optional<RunImages> images) {
+        String jobName, Optional<RunImages> images, int pods) {
 
     /**
      * The run's times as recorded, each {@code null} when not reached or unreadable.

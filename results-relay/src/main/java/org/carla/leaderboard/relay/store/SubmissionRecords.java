@@ -347,7 +347,8 @@ public class SubmissionRecords {
                 Optional.ofNullable(string(item, FAILURE_REASON)).filter(reason -> !reason.equals(NOT_YET))
                         .orElse(null),
                 Optional.ofNullable(string(item, JOB_NAME)).filter(name -> !name.equals(NOT_YET)).orElse(null),
-                RunImages.of(item.get(RUN_IMAGES)).filter(images -> images.run() == integer(item, RUN).orElse(1)));
+                RunImages.of(item.get(RUN_IMAGES)).filter(images -> images.run() == integer(item, RUN).orElse(1)),
+                integer(item, SubmissionTable.PODS).orElse(1));
     }
 
     private static Instant time(Map<String, AttributeValue> item, String attribute) {

@@ -13,7 +13,7 @@ class QualifierVerdictTests {
 
     private static final TrackSpec QUALIFIER = new TrackSpec("leaderboard-20", "SENSORS_QUALIFIER", "bucket",
             LeaderboardVersion.V2_0, "/routes.xml", null, 20, 1, 4, "g5.12xlarge", "sim", "lb", "pr", "vulkan", 3600, 4, false, "SENSORS",
-            Map.of("driving_score", 5.0, "route_completion", 20.0), null, null);
+            Map.of("driving_score", 5.0, "route_completion", 20.0), null, null, 1);
 
     @Test
     void passesWhenEveryThresholdIsExceeded() {
