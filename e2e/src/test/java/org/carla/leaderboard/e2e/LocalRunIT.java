@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.carla.leaderboard.domain.ledger.Attempt;
@@ -373,24 +374,32 @@ class LocalRunIT {
                 continue; // the hostile ones have tests of their own
             }
             var keys = keys(submission);
-            String prefix = submission.submissionId() + "/";
-            assertThat(keys).contains(prefix + "evalai/results.json", prefix + "evalai/stdout.txt",
-                    prefix + "evalai/metadata.json", prefix + "agent/agent1/leaderboard.log");
-            if (submission.scenario().claimsRoutes()) {
-                // A checkpoint per claim, the merged results the ledger's.
-                assertThat(keys).anyMatch(key -> key.startsWith(prefix + "agent/agent1/claim-"))
-                        .anyMatch(key -> key.startsWith(prefix + "agent/agent2/claim-"))
-                        .contains(prefix + "agent_results.json", prefix + "claims/agent-1.json");
-            } else {
-                assertThat(keys).contains(prefix + "agent/agent1/agent_results.json");
-            }
-            for (String folder : CONTAINER_LOG_FOLDERS) {
-                assertThat(keys).as("a log under %s of %s", folder, prefix)
-                        .anyMatch(k -> k.startsWith(prefix + folder) && k.endsWith(".log"));
-            }
-            if (submission.finalStatus().equals("FINISHED")) {
-                assertThat(keys).contains(prefix + "containers-status/agent-1.done",
-                        prefix + "containers-status/simulator-1.done", prefix + "containers-status/logcopy.done");
+            // A run of several pods: each pod's files under its own folder.
+            List<String> prefixes = submission.scenario() == Scenario.PODS
+                    ? IntStream.range(0, Scenario.PODS_OF_RUN).mapToObj(i -> submission.submissionId() + "/pod-" + i
+                            + "/").toList()
+                    : List.of(submission.submissionId() + "/");
+            for (String prefix : prefixes) {
+                assertThat(keys).contains(prefix + "evalai/results.json", prefix + "evalai/stdout.txt",
+                        prefix + "evalai/metadata.json", prefix + "agent/agent1/leaderboard.log");
+                if (submission.scenario().claimsRoutes()) {
+                    // A checkpoint per claim, the merged results the ledger's.
+                    assertThat(keys).anyMatch(key -> key.startsWith(prefix + "agent/agent1/claim-"))
+                            .contains(prefix + "agent_results.json", prefix + "claims/agent-1.json");
+                } else {
+                    assertThat(keys).contains(prefix + "agent/agent1/agent_results.json");
+                }
+                if (twoPairs(submission)) {
+                    assertThat(keys).anyMatch(key -> key.startsWith(prefix + "agent/agent2/claim-"));
+                }
+                for (String folder : CONTAINER_LOG_FOLDERS) {
+                    assertThat(keys).as("a log under %s of %s", folder, prefix)
+                            .anyMatch(k -> k.startsWith(prefix + folder) && k.endsWith(".log"));
+                }
+                if (submission.finalStatus().equals("FINISHED")) {
+                    assertThat(keys).contains(prefix + "containers-status/agent-1.done",
+                            prefix + "containers-status/simulator-1.done", prefix + "containers-status/logcopy.done");
+                }
             }
         }
         var cancel = submission(Scenario.CANCEL);
@@ -458,7 +467,7 @@ class LocalRunIT {
                 // What its evaluators printed, in every pod: S3's copy may lack a lost pod's last lines (NODE_LOST);
                 // every pair's, where pairs claim their routes (CLAIMED, SPOT).
                 String log = containerLog(submission, "agent-1")
-                        + (submission.scenario().claimsRoutes() ? containerLog(submission, "agent-2") : "");
+                        + (twoPairs(submission) ? containerLog(submission, "agent-2") : "");
                 for (int position = 0; position < submission.routeIds().size(); position++) {
                     assertThat(log).as("submission %s", submission.submissionId())
                             .contains(prepared(submission, position));
@@ -523,6 +532,33 @@ class LocalRunIT {
                 .max(Comparator.naturalOrder()).orElseThrow()).toMillis() / 1000.0;
         assertThat(claimedEnd).as("claimed routes end before the static split would (%.1f s)", staticEnd)
                 .isLessThan(staticEnd);
+    }
+
+    @Test
+    @Order(8)
+    void aRunOfTwoPodsClaimsFromOneLedgerEachRouteOnceEachPodUnderItsOwnFolder() {
+        var spread = submission(Scenario.PODS);
+        assertThat(spread.finalStatus()).isEqualTo("FINISHED");
+        assertThat(spread.routesDone()).isEqualTo(4);
+        assertThat(jobsOf(spread)).singleElement().satisfies(job -> {
+            assertThat(job.getSpec().getCompletionMode()).isEqualTo("Indexed");
+            assertThat(job.getSpec().getCompletions()).isEqualTo(Scenario.PODS_OF_RUN);
+            assertThat(job.getSpec().getParallelism()).isEqualTo(Scenario.PODS_OF_RUN);
+        });
+        assertThat(podsOf(spread)).as("a pod per completion index, none replaced").hasSize(Scenario.PODS_OF_RUN);
+
+        List<LedgerEntry> entries = spread.ledger(system.stack().dynamoDb());
+        assertThat(entries).hasSize(4).allSatisfy(entry -> {
+            assertThat(entry.state()).isEqualTo(EntryState.DONE);
+            assertThat(entry.attempts()).as("each route driven once").singleElement()
+                    .satisfies(attempt -> assertThat(attempt.outcome()).isEqualTo(AttemptOutcome.DONE));
+        });
+        assertThat(entries.stream().map(entry -> entry.attempts().get(0).index()).distinct())
+                .as("both pods drove").containsExactlyInAnyOrder(0, 1);
+        assertThat(keys(spread)).as("each pod's files under its own folder, the control objects beside them")
+                .allMatch(key -> key.startsWith(spread.submissionId() + "/pod-0/")
+                        || key.startsWith(spread.submissionId() + "/pod-1/")
+                        || key.startsWith(spread.submissionId() + "/control/"));
     }
 
     @Test
@@ -882,6 +918,11 @@ class LocalRunIT {
     }
 
     /** The Job runner's log of a container of the submission's Jobs: the output of every pod's, in turn. */
+    /** Whether each pod of its run has two pairs (CLAIMED's track). */
+    private static boolean twoPairs(SubmissionRun submission) {
+        return submission.scenario() == Scenario.CLAIMED || submission.scenario() == Scenario.SPOT;
+    }
+
     private static String containerLog(SubmissionRun submission, String container) {
         var log = new StringBuilder();
         try {

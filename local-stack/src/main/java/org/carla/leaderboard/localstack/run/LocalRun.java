@@ -81,8 +81,7 @@ public final class LocalRun {
 
     private SubmissionRun create(Scenario scenario) {
         int index = runs.size() + 1;
-        long phase = scenario == Scenario.CAPACITY ? Scenario.CAPACITY_PHASE
-                : scenario.claimsRoutes() ? Scenario.CLAIMED_PHASE : PHASES.get((index - 1) % PHASES.size());
+        long phase = scenario.phase(index, PHASES);
         TrackSpec track = catalog.forPhase(phase).orElseThrow();
         var view = system.stack().evalAi().createSubmission(NewSubmission.of(1000 + index, scenario.teamName(index),
                 phase, scenario.image(index)));

@@ -133,6 +133,10 @@ public record LocalRunConfig(Path projectDir, Path workDir, int routes, Duration
         // The CLAIMED scenario's track: two pairs claiming from the route ledger.
         overrides.put("evaluation.phases." + Scenario.CLAIMED_PHASE + ".schedule", "dynamic");
         overrides.put("evaluation.phases." + Scenario.CLAIMED_PHASE + ".worker-pairs", "2");
+        // The PODS scenario's track: two pods of one pair, claiming from one route ledger; any team may submit.
+        overrides.put("evaluation.phases." + Scenario.PODS_PHASE + ".schedule", "dynamic");
+        overrides.put("evaluation.phases." + Scenario.PODS_PHASE + ".pods", Integer.toString(Scenario.PODS_OF_RUN));
+        overrides.put("evaluation.phases." + Scenario.PODS_PHASE + ".requires-qualification", "false");
         // The CAPACITY scenario waits for a node longer than its deadline: a short one keeps that wait short.
         overrides.put("evaluation.phases." + Scenario.CAPACITY_PHASE + ".deadline", CAPACITY_DEADLINE.toString());
         return overrides;

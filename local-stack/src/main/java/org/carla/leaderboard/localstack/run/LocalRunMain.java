@@ -142,6 +142,9 @@ public final class LocalRunMain {
                                     spot:           as claimed, its node shut down (SIGTERM, grace, kill) once a
                                                     route is filed while another drives: the new pod drives only
                                                     the routes given back (FINISHED)
+                                    pods:           two pods of one pair (an Indexed Job) claim from one route
+                                                    ledger, each under its own pod-<i>/ (Leaderboard 2.0 MAP)
+                                                    (FINISHED)
                                     mixed:          happy, crash, cancel and resume, cycled, all at once
                                     all:            every scenario above, cycled, all at once
                   --keep            leave everything running at the end and print the endpoints (Ctrl-C stops)

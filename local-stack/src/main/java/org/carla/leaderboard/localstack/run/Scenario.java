@@ -75,7 +75,12 @@ public enum Scenario {
      * the claims in flight; the Job controller's replacement pod drives those routes, and no finished one, again. Its
      * first route takes {@link #SPOT_LONG} route times, so it is in flight when the interruption comes.
      */
-    SPOT("FINISHED");
+    SPOT("FINISHED"),
+    /**
+     * A track of {@link #PODS_PHASE}'s two pods of one pair each (an Indexed Job, a pod per GPU node): both claim from
+     * the run's one route ledger, each route is driven once, and each pod's files are under its own {@code pod-<i>/}.
+     */
+    PODS("FINISHED");
 
     /** The route (its position in the routes file, from 0) at which the RESUME scenario's evaluator crashes in its first Job. */
     static final int RESUME_CRASH_ROUTE = 2;
@@ -87,6 +92,10 @@ public enum Scenario {
     public static final long CAPACITY_PHASE = 1187;
     /** The phase of the CLAIMED scenario: Leaderboard 2.0 MAP_QUALIFIER, whose schedule the local run makes dynamic. */
     public static final long CLAIMED_PHASE = 2076;
+    /** The phase of the PODS scenario: Leaderboard 2.0 MAP, which the local run makes two pods of one pair. */
+    public static final long PODS_PHASE = 2078;
+    /** The PODS scenario's pods. */
+    public static final int PODS_OF_RUN = 2;
     /** How many route times the CLAIMED scenario's first two routes take. */
     static final int CLAIMED_LONG = 4;
     /** How many route times the SPOT scenario's first route takes; the others take one. */
@@ -125,7 +134,17 @@ public enum Scenario {
 
     /** Whether its track's pairs claim their routes from the run's route ledger (CLAIMED's phase). */
     public boolean claimsRoutes() {
-        return this == CLAIMED || this == SPOT;
+        return this == CLAIMED || this == SPOT || this == PODS;
+    }
+
+    /** Its track's phase: PODS', CAPACITY's or CLAIMED's own, else one of {@code others} by the submission's index. */
+    long phase(int index, List<Long> others) {
+        return switch (this) {
+            case CAPACITY -> CAPACITY_PHASE;
+            case PODS -> PODS_PHASE;
+            case CLAIMED, SPOT -> CLAIMED_PHASE;
+            default -> others.get((index - 1) % others.size());
+        };
     }
 
     /** Whether a participant's hostile code plays a part in it. */
@@ -193,7 +212,7 @@ public enum Scenario {
         String outside = outsideDir(stateDir, submissionId).toString();
         String forgedAt = routeIds.get(FORGED_AT_ROUTE);
         return switch (this) {
-            case HAPPY, CAPACITY, CANCEL, CANCEL_PENDING, TEAM_NAME, UNPULLABLE -> Map.of();
+            case HAPPY, CAPACITY, CANCEL, CANCEL_PENDING, TEAM_NAME, UNPULLABLE, PODS -> Map.of();
             // Dies while the second route drives (the first JVMs of a pod take a few seconds to start).
             case CRASH -> Map.of("CARLA_STANDIN_DIE_AFTER_SECONDS",
                     Long.toString(4 + config.routeTime().toSeconds() * 3 / 2),

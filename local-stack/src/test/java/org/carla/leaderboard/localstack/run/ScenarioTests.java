@@ -20,7 +20,7 @@ class ScenarioTests {
         assertThat(Scenario.of("cancel-pending")).isEqualTo(Scenario.CANCEL_PENDING);
         assertThatThrownBy(() -> Scenario.plan("sideways", 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown scenario sideways")
-                .hasMessageContaining("forged-links, claimed, spot, mixed, all");
+                .hasMessageContaining("forged-links, claimed, spot, pods, mixed, all");
     }
 
     @Test
