@@ -1,5 +1,7 @@
 package org.carla.leaderboard.domain.layout;
 
+import java.util.function.IntFunction;
+
 import org.carla.leaderboard.domain.status.StatusFiles;
 
 /**
@@ -58,6 +60,14 @@ public final class SubmissionLayout {
     /** A path of pod {@code index}'s logs volume, relative to the submission's prefix ({@link #podDir}). */
     public static String podPath(int index, int pods, String relative) {
         return podDir(index, pods) + relative;
+    }
+
+    /**
+     * The path of the run's pair {@code runPair} (from 1, pod by pod: pod 0's pairs first) relative to the submission's
+     * prefix: {@code pairPath} of its number in its pod, in its pod's folder.
+     */
+    public static String runPairPath(int runPair, int pairsPerPod, int pods, IntFunction<String> pairPath) {
+        return podPath((runPair - 1) / pairsPerPod, pods, pairPath.apply((runPair - 1) % pairsPerPod + 1));
     }
 
     /** {@code <submission_id>/}, or {@code <submission_id>/pod-<index>/} in a run of several pods. */

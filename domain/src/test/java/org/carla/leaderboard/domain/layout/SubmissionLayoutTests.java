@@ -15,6 +15,9 @@ class SubmissionLayoutTests {
         assertThat(SubmissionLayout.podPrefix("42", 3, 4)).isEqualTo("42/pod-3/");
         assertThat(SubmissionLayout.podPath(1, 2, LogsLayout.agentCheckpoint(1)))
                 .isEqualTo("pod-1/agent/agent1/agent_results.json");
+        assertThat(SubmissionLayout.runPairPath(3, 2, 2, LogsLayout::claimFile)).as("the run's pair 3: pod 1's first")
+                .isEqualTo("pod-1/claims/agent-1.json");
+        assertThat(SubmissionLayout.runPairPath(2, 2, 1, LogsLayout::claimFile)).isEqualTo("claims/agent-2.json");
         assertThat(SubmissionLayout.key("42", SubmissionLayout.podPath(1, 2, "containers-status/logcopy.done")))
                 .isEqualTo("42/pod-1/containers-status/logcopy.done");
     }

@@ -114,9 +114,7 @@ class EvaluationFiles {
         var audit = merged.audit().get();
         var problems = new ArrayList<>(audit.problems());
         for (int pair = 1; pair <= workerPairs * pods; pair++) {
-            // The run's pair number: pod by pod, each pod's pairs from 1.
-            String path = SubmissionLayout.podPath((pair - 1) / workerPairs, pods,
-                    LogsLayout.agentCheckpoint((pair - 1) % workerPairs + 1));
+            String path = SubmissionLayout.runPairPath(pair, workerPairs, pods, LogsLayout::agentCheckpoint);
             var read = files.readBounded(bucket, submissionId, path, maxBytes);
             if (read.text().isEmpty()) {
                 continue;

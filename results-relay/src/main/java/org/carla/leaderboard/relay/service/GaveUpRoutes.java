@@ -27,8 +27,7 @@ final class GaveUpRoutes {
     static Optional<String> reason(SubmissionFiles files, String bucket, String submissionId, int workerPairs,
             int pods) {
         for (int pair = 1; pair <= workerPairs * pods; pair++) {
-            String path = SubmissionLayout.podPath((pair - 1) / workerPairs, pods,
-                    LogsLayout.claimFile((pair - 1) % workerPairs + 1));
+            String path = SubmissionLayout.runPairPath(pair, workerPairs, pods, LogsLayout::claimFile);
             var text = files.readBounded(bucket, submissionId, path, MAX_CLAIM_FILE).text();
             if (text.isEmpty()) {
                 continue;
