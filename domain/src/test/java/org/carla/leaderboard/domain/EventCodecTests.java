@@ -159,6 +159,39 @@ class EventCodecTests {
     }
 
     @Test
+    void aRunOfSeveralPodsSaysEachPodsTimesAndWhichPodEachContainerRanIn() {
+        var event = JobFinished.of(SUBMISSION, 1, "team-sensors-4242-r1", JobFinished.Outcome.SUCCEEDED, null, 1, AT,
+                AT.plusSeconds(600),
+                List.of(new JobFinished.ContainerOutcome("agent-1", 0, 0, "Completed", AT.plusSeconds(500)).inPod(1)),
+                List.of(new JobFinished.PodSpan(0, "team-sensors-4242-r1-0-abcde", AT, AT.plusSeconds(90)),
+                        new JobFinished.PodSpan(0, "team-sensors-4242-r1-0-fghij", AT.plusSeconds(120), null),
+                        new JobFinished.PodSpan(1, "team-sensors-4242-r1-1-klmno", AT, AT.plusSeconds(500))),
+                AT);
+        String json = EventCodec.write(event);
+        assertThat(json).contains("\"pods\":[{\"index\":0,", "\"pod\":1");
+        var read = (JobFinished) EventCodec.parseSubmissionEvent(json);
+        assertThat(read).isEqualTo(event);
+        assertThat(read.severalPods()).isTrue();
+    }
+
+    @Test
+    void aJobFinishedOfALauncherFromBeforePodsIsStillRead() {
+        String json = EventCodec.write(JobFinished.of(SUBMISSION, 1, "job-1", JobFinished.Outcome.SUCCEEDED, null, 1,
+                AT, AT, List.of(new JobFinished.ContainerOutcome("agent-1", 0, 0, "Completed", AT)), AT))
+                .replace(",\"pods\":[]", "").replace(",\"pod\":null", "");
+        assertThat(json).doesNotContain("pod\"");
+        var read = (JobFinished) EventCodec.parseSubmissionEvent(json);
+        assertThat(read.pods()).isEmpty();
+        assertThat(read.containers()).singleElement().satisfies(c -> assertThat(c.pod()).isNull());
+        assertThat(read.severalPods()).isFalse();
+        String noName = EventCodec.write(JobFinished.of(SUBMISSION, 1, "job-1", JobFinished.Outcome.SUCCEEDED, null, 1,
+                AT, AT, List.of(), List.of(new JobFinished.PodSpan(0, "p", AT, null)), AT)).replace("\"name\":\"p\"",
+                        "\"name\":\"\"");
+        assertThatThrownBy(() -> EventCodec.parseSubmissionEvent(noName))
+                .isInstanceOfSatisfying(MalformedEventException.class, e -> assertThat(e.field()).isEqualTo("pods[0].name"));
+    }
+
+    @Test
     void anUnknownEventTypeIsRefused() {
         String json = EventCodec.write(JobStarted.of(SUBMISSION, 1, "job-1", AT, AT)).replace("job-started",
                 "job-exploded");

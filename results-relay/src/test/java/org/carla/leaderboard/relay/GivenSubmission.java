@@ -328,6 +328,14 @@ final class GivenSubmission {
                 finishedAt, containers, TestClock.now());
     }
 
+    /** As {@link #jobFinished(JobFinished.Outcome, String, List)}, of a run of several pods, each with its time. */
+    JobFinished jobFinished(JobFinished.Outcome outcome, String reason, List<ContainerOutcome> containers,
+            List<JobFinished.PodSpan> pods) {
+        Instant finishedAt = TestClock.now().minusSeconds(60);
+        return JobFinished.of(identity, run, jobName(), outcome, reason, workerPairs, finishedAt.minusSeconds(600),
+                finishedAt, containers, pods, TestClock.now());
+    }
+
     JobFinished succeeded() {
         return jobFinished(JobFinished.Outcome.SUCCEEDED, null, List.of());
     }

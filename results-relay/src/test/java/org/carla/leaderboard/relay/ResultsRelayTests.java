@@ -131,6 +131,30 @@ class ResultsRelayTests {
     }
 
     @Test
+    void aRunOfTwoPodsNamesEachFailingContainersPodShowsItsOwnLogAndCountsEveryPodsTimeOnItsNode() {
+        var given = GivenSubmission.submitted(stack, SENSORS).inPod(0, 2).results(Map.of()).allDone()
+                .inPod(1, 2).statusFiles("agent-1.crash0", "simulator-1.done");
+        given.log("pod-1/agent/agent1/leaderboard.log", "pod1 agent", 30)
+                .log("pod-0/agent/agent1/leaderboard.log", "pod0 agent", 30)
+                .log("agent/agent1/leaderboard.log", "a participant's file at the root", 30);
+        Instant start = TestClock.now().minusSeconds(660);
+        // g5.12xlarge (4 GPUs): pod 0 held its node 300 s, pod 1 until the Job's end 600 s: 4 x 900 s = 1 GPU-hour.
+        given.send(given.jobFinished(JobFinished.Outcome.FAILED, "BackoffLimitExceeded", List.of(
+                new ContainerOutcome("agent-1", 0, 0, "Completed", start.plusSeconds(290)).inPod(0),
+                new ContainerOutcome("agent-1", 4, 1, "Error", null).inPod(1),
+                new ContainerOutcome("logcopy", 0, 0, "Completed", null).inPod(1)),
+                List.of(new JobFinished.PodSpan(0, "r1-0-abcde", start, start.plusSeconds(300)),
+                        new JobFinished.PodSpan(1, "r1-1-fghij", start, null))));
+
+        clock.minutesUntil(() -> isTrue(given.record().get("evalai_final_sent")));
+        assertThat(given.onEvalAi().stderr())
+                .contains("=== pod 1 agent-1 (exit code 1, Error, restarted 4 times) ===\n")
+                .contains("pod1 agent line 30\n")
+                .doesNotContain("pod0 agent", "participant's file", "=== pod 0");
+        assertThat(Double.parseDouble(given.record().get("gpu_hours").n())).isCloseTo(1.0, within(0.001));
+    }
+
+    @Test
     void eachRunsGpuHoursAreAddedToTheRecordAndShownInTheMetadata() {
         var given = GivenSubmission.submitted(stack, SENSORS).results(Map.of()).podRan(new RunImages(1, List.of(
                 new ContainerImage("job-r1-abcde", "agent-1", "team/agent:latest", "docker.io/team/agent@" + DIGEST))));

@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
+import com.fasterxml.jackson.annotation.JacksonInject;
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.OptBoolean;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
@@ -15,13 +17,22 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  *
  * @param startedAt  when the run's pod started running; {@code null} when it never did (deleted while Pending)
  * @param finishedAt when the Job ended
+ * @param containers each container of the Job's latest pod; of a run of several pods, of each index's latest pod
+ * @param pods       every pod of the run the launcher saw, replaced ones included; empty in an event of a launcher
+ *                   from before the field (it may be absent, {@link #ABSENT})
  */
 @RegisterForReflection
 public record JobFinished(int version, SubmissionIdentity submission, int run, String jobName, Outcome outcome,
         String reason, int workerPairs, Instant startedAt, Instant finishedAt, List<ContainerOutcome> containers,
-        Instant at) implements SubmissionEvent {
+        @JacksonInject(value = ABSENT, useInput = OptBoolean.TRUE) List<PodSpan> pods, Instant at)
+        implements SubmissionEvent {
 
     public static final String TYPE = "job-finished";
+    /**
+     * The value of a field added after version 2 when an event lacks it ({@code EventCodec} injects {@code null}): an
+     * event a launcher from before the field published stays readable.
+     */
+    public static final String ABSENT = "job-finished.absent";
     /**
      * The reason of a {@code DELETED} run whose pod waited for GPU capacity longer than job-launcher allows: the
      * relay tells the participant it never ran.
@@ -47,14 +58,27 @@ public record JobFinished(int version, SubmissionIdentity submission, int run, S
         Require.present(outcome, "outcome");
         Require.atLeast(workerPairs, 1, "worker_pairs");
         containers = containers == null ? List.of() : List.copyOf(containers);
+        pods = pods == null ? List.of() : List.copyOf(pods);
         Require.present(at, "at");
     }
 
     public static JobFinished of(SubmissionIdentity submission, int run, String jobName, Outcome outcome,
             String reason, int workerPairs, Instant startedAt, Instant finishedAt, List<ContainerOutcome> containers,
             Instant at) {
+        return of(submission, run, jobName, outcome, reason, workerPairs, startedAt, finishedAt, containers, List.of(),
+                at);
+    }
+
+    public static JobFinished of(SubmissionIdentity submission, int run, String jobName, Outcome outcome,
+            String reason, int workerPairs, Instant startedAt, Instant finishedAt, List<ContainerOutcome> containers,
+            List<PodSpan> pods, Instant at) {
         return new JobFinished(EventCodec.VERSION, submission, run, jobName, outcome, reason, workerPairs, startedAt,
-                finishedAt, containers, at);
+                finishedAt, containers, pods, at);
+    }
+
+    /** Whether the run had pods of more than one completion index (an Indexed Job of several pods). */
+    public boolean severalPods() {
+        return pods.stream().map(PodSpan::index).distinct().count() > 1;
     }
 
     @Override
@@ -64,13 +88,32 @@ public record JobFinished(int version, SubmissionIdentity submission, int run, S
     }
 
     /**
+     * One pod of the run: its completion index ({@code null} in a run of one pod), its name, when it started running
+     * ({@code null}: it never did) and when it ended ({@code null}: it ran until the Job ended). The GPU-hours of a run
+     * of several pods are counted from these ({@code GpuUsage.ofPods}).
+     */
+    @RegisterForReflection
+    public record PodSpan(Integer index, String name, Instant startedAt, Instant endedAt) {
+
+        public PodSpan {
+            Require.text(name, "name");
+            if (index != null) {
+                Require.atLeast(index, 0, "index");
+            }
+        }
+    }
+
+    /**
      * One container of the Job's last pod: how often it restarted, how it last ended ({@code null}: running; a
      * container that never started gives the kubelet's waiting reason, e.g. {@code ErrImagePull}), when it last ended
-     * ({@code null}: it has not), its image, and the kubelet's or runtime's message about that last state, if any.
+     * ({@code null}: it has not), its image, the kubelet's or runtime's message about that last state, if any, and the
+     * completion index of its pod in a run of several pods ({@code null} otherwise; absent from the events of a
+     * launcher from before the field).
      */
     @RegisterForReflection
     public record ContainerOutcome(String name, int restartCount, Integer lastExitCode, String lastReason,
-            Instant finishedAt, String image, String message) {
+            Instant finishedAt, String image, String message,
+            @JacksonInject(value = ABSENT, useInput = OptBoolean.TRUE) Integer pod) {
 
         /** The kubelet's waiting reasons for a container whose image cannot be had. */
         public static final Set<String> PULL_FAILURES = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
@@ -78,15 +121,23 @@ public record JobFinished(int version, SubmissionIdentity submission, int run, S
 
         public ContainerOutcome {
             Require.text(name, "name");
+            if (pod != null) {
+                Require.atLeast(pod, 0, "pod");
+            }
         }
 
         public ContainerOutcome(String name, int restartCount, Integer lastExitCode, String lastReason) {
-            this(name, restartCount, lastExitCode, lastReason, null, null, null);
+            this(name, restartCount, lastExitCode, lastReason, null, null, null, null);
         }
 
         public ContainerOutcome(String name, int restartCount, Integer lastExitCode, String lastReason,
                 Instant finishedAt) {
-            this(name, restartCount, lastExitCode, lastReason, finishedAt, null, null);
+            this(name, restartCount, lastExitCode, lastReason, finishedAt, null, null, null);
+        }
+
+        /** The same outcome in the pod of completion index {@code index}. */
+        public ContainerOutcome inPod(Integer index) {
+            return new ContainerOutcome(name, restartCount, lastExitCode, lastReason, finishedAt, image, message, index);
         }
 
         /** It never ran: its image could not be pulled. */

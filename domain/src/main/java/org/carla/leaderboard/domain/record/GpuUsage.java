@@ -28,12 +28,19 @@ public final class GpuUsage {
      * GPU-hours of a run that has ended, from its {@code job-finished} event: pair i ended when the later of
      * {@code agent-i} and {@code simulator-i} last finished ({@link JobFinished.ContainerOutcome#finishedAt()}); a pair
      * with no end of its own (its containers still ran when the Job was deleted or hit its deadline) ends with the Job
-     * ({@link JobFinished#finishedAt()}, else the event's time). A run whose pod never ran used none.
+     * ({@link JobFinished#finishedAt()}, else the event's time). A run whose pod never ran used none. A run of several
+     * pods ({@link JobFinished#severalPods()}) counts {@link #overPods} over its pods, replaced ones included: a pod
+     * holds its node's GPUs from its start until it ended, or until the Job did.
      *
      * @param gpus the GPUs of the run's instance type ({@code TrackCatalog.gpus})
      */
     public static double ofRun(JobFinished finished, int gpus) {
         Instant jobEnd = finished.finishedAt() != null ? finished.finishedAt() : finished.at();
+        if (finished.severalPods()) {
+            return overPods(finished.pods().stream()
+                    .map(pod -> new PodTime(pod.startedAt(), pod.endedAt() != null ? pod.endedAt() : jobEnd, gpus))
+                    .toList(), jobEnd);
+        }
         return hours(finished.startedAt(), pairEnds(finished.containers(), finished.workerPairs(), jobEnd), gpus);
     }
 

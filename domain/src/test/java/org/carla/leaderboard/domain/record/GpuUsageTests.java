@@ -74,6 +74,31 @@ class GpuUsageTests {
     }
 
     @Test
+    void aRunOfSeveralPodsCountsEveryPodsWholeTimeOnItsNodeReplacedOnesIncluded() {
+        // 2 pods x 1 pair on g5.xlarge (1 GPU). Index 0 lost its node after 1 h, its replacement started 0.5 h later
+        // and ran 2 h; index 1 ran 3 h; the Job ended at 3.5 h. The pair's own end (agent-1 at 0.2 h) is not what
+        // was paid for: each pod held its node until it ended.
+        var pods = List.of(new JobFinished.PodSpan(0, "r1-0-a", START, at(1)),
+                new JobFinished.PodSpan(0, "r1-0-b", at(1.5), null),
+                new JobFinished.PodSpan(1, "r1-1-c", START, at(3)),
+                new JobFinished.PodSpan(1, "r1-1-d", null, at(3.2)));
+        var event = JobFinished.of(SUBMISSION, 1, "team-sensors-7-r1", JobFinished.Outcome.SUCCEEDED, null, 1, START,
+                at(3.5), List.of(ended("agent-1", 0.2).inPod(0), ended("simulator-1", 0.2).inPod(0)), pods, at(10));
+
+        assertThat(GpuUsage.ofRun(event, 1)).isCloseTo(1 + 2 + 3, within(1e-9));
+    }
+
+    @Test
+    void theReplacementsOfARunOfOnePodKeepThePairsShares() {
+        var pods = List.of(new JobFinished.PodSpan(null, "r1-a", START, at(1)),
+                new JobFinished.PodSpan(null, "r1-b", at(1.5), null));
+        var event = JobFinished.of(SUBMISSION, 1, "team-sensors-7-r1", JobFinished.Outcome.SUCCEEDED, null, 1, START,
+                at(3), List.of(ended("agent-1", 2), ended("simulator-1", 2)), pods, at(10));
+
+        assertThat(GpuUsage.ofRun(event, 4)).isCloseTo(4 * 2, within(1e-9));
+    }
+
+    @Test
     void aRunWhosePodNeverRanUsedNoGpu() {
         assertThat(GpuUsage.ofRun(finished(null, at(1), 4, List.of()), 4)).isZero();
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,6 +24,7 @@ import org.carla.leaderboard.launcher.config.LauncherConfig;
 import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.launcher.job.JobMetadata;
 import org.carla.leaderboard.launcher.job.PodImages;
+import org.carla.leaderboard.launcher.job.PodSpans;
 import org.carla.leaderboard.launcher.job.PodStart;
 import org.carla.leaderboard.launcher.record.SubmissionRecords;
 import org.jboss.logging.Logger;
@@ -132,7 +134,8 @@ public class JobReporter {
         JobEnd end = JobEnd.of(job).orElseGet(() -> JobEnd.deleted(job, now));
         events.publish(JobFinished.of(submission.get(), run.get(), name, end.outcome(), end.reason(),
                 JobMetadata.workerPairs(job), podStart.orElse(null), end.finishedAt(),
-                containerOutcomes(pods, evidence.pullFailures(name)), now));
+                containerOutcomes(pods, evidence.pullFailures(name)), PodSpans.of(pods, evidence.deletionsSeen(name)),
+                now));
         synchronized (reported) {
             reported.add(job.getMetadata().getUid());
         }
@@ -205,16 +208,22 @@ public class JobReporter {
     }
 
     /**
-     * Each container of the Job's latest pod: restarts and how it last ended; a container that could not pull its image
-     * says so with the runtime's reason. Empty when no pod was ever seen.
+     * Each container of the Job's latest pod, of each completion index's latest pod in a run of several pods (each
+     * outcome naming its index): restarts and how it last ended; a container that could not pull its image says so with
+     * the runtime's reason. Empty when no pod was ever seen.
      */
     private static List<ContainerOutcome> containerOutcomes(List<Pod> pods, List<PodEvidence.PullFailure> pulls) {
-        Optional<Pod> latest = pods.stream().filter(pod -> pod.getStatus() != null)
-                .max(Comparator.comparing((Pod pod) -> String.valueOf(pod.getMetadata().getCreationTimestamp())));
+        Map<Optional<Integer>, Pod> latest = new TreeMap<>(Comparator.comparing((Optional<Integer> i) -> i.orElse(-1)));
+        pods.stream().filter(pod -> pod.getStatus() != null)
+                .sorted(Comparator.comparing((Pod pod) -> String.valueOf(pod.getMetadata().getCreationTimestamp())))
+                .forEach(pod -> latest.put(PodSpans.index(pod), pod));
         var outcomes = new ArrayList<ContainerOutcome>();
-        latest.ifPresent(pod -> {
-            statuses(pod.getStatus().getInitContainerStatuses()).forEach(s -> outcomes.add(outcome(s, pulls)));
-            statuses(pod.getStatus().getContainerStatuses()).forEach(s -> outcomes.add(outcome(s, pulls)));
+        latest.forEach((index, pod) -> {
+            Integer podIndex = index.orElse(null);
+            statuses(pod.getStatus().getInitContainerStatuses())
+                    .forEach(s -> outcomes.add(outcome(s, pulls).inPod(podIndex)));
+            statuses(pod.getStatus().getContainerStatuses())
+                    .forEach(s -> outcomes.add(outcome(s, pulls).inPod(podIndex)));
         });
         return outcomes;
     }
@@ -234,11 +243,11 @@ public class JobReporter {
             String message = pulls.stream().filter(pull -> pull.container().equals(status.getName()))
                     .map(PodEvidence.PullFailure::message).findFirst().orElse(waiting.getMessage());
             return new ContainerOutcome(status.getName(), restarts, null, waiting.getReason(), null,
-                    status.getImage(), message);
+                    status.getImage(), message, null);
         }
         return new ContainerOutcome(status.getName(), restarts, ended == null ? null : ended.getExitCode(),
                 ended == null ? null : ended.getReason(), ended == null ? null : instant(ended.getFinishedAt()),
-                status.getImage(), ended == null ? null : ended.getMessage());
+                status.getImage(), ended == null ? null : ended.getMessage(), null);
     }
 
     private static Instant instant(String timestamp) {

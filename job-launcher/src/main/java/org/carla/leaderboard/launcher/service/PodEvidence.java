@@ -34,13 +34,19 @@ public class PodEvidence {
     public record PullFailure(String container, String image, String message, Instant since) {
     }
 
-    private final Map<String, Map<String, Pod>> podsByJob = new LinkedHashMap<>(64, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Map<String, Pod>> eldest) {
-            return size() > MOST_JOBS;
-        }
-    };
+    private final Map<String, Map<String, Pod>> podsByJob = bounded();
     private final Map<String, Map<String, PullFailure>> pullsByJob = new LinkedHashMap<>();
+    private final Map<String, Map<String, Instant>> deletionsByJob = bounded();
+
+    /** At most {@code MOST_JOBS} Jobs, the eldest forgotten first: a Job never seen gone cannot fill the memory. */
+    private static <V> Map<String, V> bounded() {
+        return new LinkedHashMap<>(64, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+                return size() > MOST_JOBS;
+            }
+        };
+    }
 
     /** A pod as the watch delivered it (added, updated, or deleted with its last state). */
     public synchronized void seen(Pod pod) {
@@ -55,6 +61,9 @@ public class PodEvidence {
         if (known == null || !deleting || known.getMetadata().getDeletionTimestamp() != null) {
             pods.put(name, pod);
         }
+        if (deleting) {
+            deletionsByJob.computeIfAbsent(job, j -> new LinkedHashMap<>()).putIfAbsent(name, Instant.now());
+        }
         if (!deleting) {
             notePulls(job, pod);
         }
@@ -63,6 +72,11 @@ public class PodEvidence {
     /** Every pod of the Job seen, each as it was before its deletion began. */
     public synchronized List<Pod> pods(String jobName) {
         return new ArrayList<>(podsByJob.getOrDefault(jobName, Map.of()).values());
+    }
+
+    /** When the watch first saw each of the Job's pods being deleted, by pod name. */
+    public synchronized Map<String, Instant> deletionsSeen(String jobName) {
+        return Map.copyOf(deletionsByJob.getOrDefault(jobName, Map.of()));
     }
 
     /** The containers of the Job's pods that cannot pull their image now, the longest-failing first. */
@@ -75,6 +89,7 @@ public class PodEvidence {
     public synchronized void forget(String jobName) {
         podsByJob.remove(jobName);
         pullsByJob.remove(jobName);
+        deletionsByJob.remove(jobName);
     }
 
     private void notePulls(String job, Pod pod) {

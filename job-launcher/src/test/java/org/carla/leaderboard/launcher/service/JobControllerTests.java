@@ -140,6 +140,38 @@ class JobControllerTests extends LauncherStory {
     }
 
     @Test
+    void aRunOfTwoPodsReportsEachPodsTimeOnItsNodeAndWhichPodEachContainerRanIn() {
+        LaunchRequest base = crashing("two pods", 1);
+        var one = base.trackSpec();
+        var track = new TrackSpec(one.leaderboard(), one.track(), one.bucket(), one.leaderboardVersion(),
+                one.routesFile(), one.scenariosFile(), one.routes(), one.repetitions(), 1, "g5.xlarge",
+                one.simulatorImage(), one.leaderboardImage(), one.podRuntimeImage(), one.renderer(),
+                one.deadlineSeconds(), one.allowedResumes(), false, null, Map.of(), "dynamic", "route-ledger", 2);
+        LaunchRequest request = LaunchRequest.of(base.submission(), 1, base.imageUri(), false, track,
+                base.requestedAt());
+        String name = launched(request);
+
+        JobFinished finished = awaitFinished(request);
+
+        assertThat(finished.outcome()).as("reason %s", finished.reason()).isEqualTo(Outcome.SUCCEEDED);
+        assertThat(finished.severalPods()).isTrue();
+        // One GPU node here: index 0 ran, then index 1; each held the node from its start to its containers' end.
+        assertThat(finished.pods()).extracting(JobFinished.PodSpan::index).containsExactly(0, 1);
+        assertThat(finished.pods()).allSatisfy(pod -> {
+            assertThat(pod.name()).startsWith(name + "-" + pod.index() + "-");
+            assertThat(pod.startedAt()).isNotNull();
+            assertThat(pod.endedAt()).isAfterOrEqualTo(pod.startedAt()).isBeforeOrEqualTo(finished.finishedAt());
+        });
+        assertThat(finished.pods().get(1).startedAt()).as("index 1 waited for index 0's node")
+                .isAfterOrEqualTo(finished.pods().get(0).endedAt());
+        // Each pod's pair crashed once in its own volume.
+        assertThat(finished.containers()).filteredOn(c -> c.name().equals("agent-1"))
+                .extracting(ContainerOutcome::pod, ContainerOutcome::restartCount)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(0, 1),
+                        org.assertj.core.groups.Tuple.tuple(1, 1));
+    }
+
+    @Test
     @Order(Integer.MAX_VALUE)
     void theRunsAboveUsedEveryPermissionTheLaunchersRoleGrants() {
         var launcher = ServiceAccount.ofClassPath(getClass().getClassLoader()).orElseThrow();

@@ -10,6 +10,7 @@ import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
 import org.carla.leaderboard.domain.event.JobFinished;
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.layout.SubmissionFiles;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.relay.config.RelayConfig;
 
@@ -37,9 +38,10 @@ class FailureExplanation {
     /**
      * The stderr of a failed run: why (the verdict's reason, else the Job's end), then the tail of each failing
      * container's own log. logcopy's log is never shown: it is the backend's uploader, not the participant's code, and
-     * names the bucket, the queue and the account.
+     * names the bucket, the queue and the account. In a run of several pods each failing container is named with its
+     * pod, and its log is read from that pod's folder.
      */
-    String explain(JobFinished event, String bucket, boolean hideLogs, Optional<String> verdict) {
+    String explain(JobFinished event, String bucket, int pods, boolean hideLogs, Optional<String> verdict) {
         var text = new StringBuilder("The submission failed: ").append(verdict.orElseGet(() -> reason(event)))
                 .append('\n');
         if (hideLogs) {
@@ -53,12 +55,15 @@ class FailureExplanation {
             return text.append("No container reported an error.\n").toString();
         }
         for (ContainerOutcome container : failing) {
-            text.append('\n').append("=== ").append(container.name()).append(describe(container)).append(" ===\n");
+            Integer pod = container.pod() != null && container.pod() < pods ? container.pod() : null;
+            text.append('\n').append("=== ").append(pod == null ? "" : "pod " + pod + " ").append(container.name())
+                    .append(describe(container)).append(" ===\n");
             if (LOGCOPY.equals(container.name())) {
                 text.append(LOGCOPY_LOG_KEPT).append('\n');
                 continue;
             }
             var tail = LogsLayout.containerLog(container.name())
+                    .map(path -> pod == null ? path : SubmissionLayout.podPath(pod, pods, path))
                     .flatMap(path -> files.tail(bucket, event.submission().submissionId(), path, limits.maxBytes()));
             text.append(tail.map(log -> SubmissionFiles.lastLines(log, limits.maxLines()))
                     .filter(lines -> !lines.isBlank()).map(lines -> lines + "\n").orElse("(no log was uploaded)\n"));

@@ -243,7 +243,7 @@ class FinalReports {
     private FinalReport composeFinished(SubmissionRecord record, JobFinished event, Destination destination,
             Optional<SubmissionStatus> recorded) {
         return compose(record, destination, recorded, event.workerPairs(),
-                reason -> failures.explain(event, destination.bucket(), destination.hidesLogs(), reason),
+                reason -> failures.explain(event, destination.bucket(), record.pods(), destination.hidesLogs(), reason),
                 gpuHours(record, event), recorded.isPresent());
     }
 

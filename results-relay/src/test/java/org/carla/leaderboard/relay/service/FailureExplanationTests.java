@@ -35,15 +35,15 @@ class FailureExplanationTests {
         String image = "123456789012.dkr.ecr.us-east-1.amazonaws.com/team/agent:v1";
         String why = "failed to pull and unpack image \"" + image + "\": failed to resolve reference \"" + image
                 + "\": not found";
-        var agent = new ContainerOutcome("agent-1", 0, null, "ErrImagePull", null, image, why);
-        var simulator = new ContainerOutcome("simulator-1", 0, null, null, null, "carla-leaderboard/carla:0.9.15", null);
+        var agent = new ContainerOutcome("agent-1", 0, null, "ErrImagePull", null, image, why, null);
+        var simulator = new ContainerOutcome("simulator-1", 0, null, null, null, "carla-leaderboard/carla:0.9.15", null, null);
         JobFinished unpulled = JobFinished.of(SUBMISSION, 1, "job", JobFinished.Outcome.DELETED,
                 JobFinished.IMAGE_PULL_FAILED, 1, null, Instant.now(), List.of(simulator, agent), Instant.now());
 
         assertThat(FailureExplanation.reason(unpulled)).isEqualTo("your image " + image + " could not be pulled: "
                 + why + ".");
 
-        var carla = new ContainerOutcome("simulator-1", 0, null, "ImagePullBackOff", null, "carla:9", "denied");
+        var carla = new ContainerOutcome("simulator-1", 0, null, "ImagePullBackOff", null, "carla:9", "denied", null);
         JobFinished ours = JobFinished.of(SUBMISSION, 1, "job", JobFinished.Outcome.DELETED,
                 JobFinished.IMAGE_PULL_FAILED, 1, null, Instant.now(), List.of(carla), Instant.now());
         assertThat(FailureExplanation.reason(ours)).startsWith("the evaluation's image carla:9 could not be pulled:"
