@@ -238,7 +238,7 @@ async function showDetail(id, params) {
     ["waited for capacity", duration(s.waiting_seconds)], ["ran", duration(s.running_seconds)],
     ["GPU-hours", number(s.gpu_hours, 3)], ["instance", (view.instance_type || "–") + ", " + (view.worker_pairs ?? "?")
       + " pairs"], ["Job", s.job_name ? s.job_name + (s.job_state ? " (" + s.job_state + ")" : "") : "–"],
-    ["pod", view.pod ? view.pod.name + " " + view.pod.phase : "–"], ["last progress", time(s.last_progress_time)],
+    ["pod", podsText(view)], ["last progress", time(s.last_progress_time)],
     ["stuck", s.stuck_reason || "no"], ["cannot read", (view.problems || []).join("; ") || "–"]];
   for (const [term, value] of facts) {
     summary.appendChild(el("dt", term));
@@ -249,7 +249,7 @@ async function showDetail(id, params) {
   }
   drawTimeline(view);
   drawRoutes(view);
-  fill("pairs", view.pairs.map(p => row([p.pair, p.state, p.attempt, p.crashes, p.agent, p.simulator])));
+  fill("pairs", view.pairs.map(p => row([pairName(p), p.state, p.attempt, p.crashes, p.agent, p.simulator])));
   drawWhatRan(view.what_ran);
   document.getElementById("failure-reason").textContent = view.failure_reason || "";
   const accuracies = document.getElementById("accuracies");
@@ -262,11 +262,22 @@ async function showDetail(id, params) {
   fill("evalai-updates", view.eval_ai_updates.map(h => row([time(h.at), h.run, h.status, h.detail])));
   document.getElementById("logs").replaceChildren(...view.logs.map(log => {
     const box = el("div", undefined, "log");
-    box.appendChild(el("h4", log.container));
+    box.appendChild(el("h4", (log.pod == null ? "" : "pod " + log.pod + " · ") + log.container));
     box.appendChild(el("pre", log.tail));
     return box;
   }));
   document.getElementById("refreshed").textContent = "as of " + new Date().toISOString().slice(11, 19) + "Z";
+}
+
+/** The run's pod, or each index's newest pod in a run of several pods. */
+function podsText(view) {
+  const pods = view.pods && view.pods.length > 1 ? view.pods : view.pod ? [view.pod] : [];
+  return pods.map(p => (p.index == null ? "" : p.index + ": ") + p.name + " " + p.phase).join("; ") || "–";
+}
+
+/** A pair as the page names it: "2", or "pod 1 · 2" in a run of several pods. */
+function pairName(p) {
+  return p.pod == null ? String(p.pair) : "pod " + p.pod + " · " + p.pair;
 }
 
 /** The current run's software versions and every pod's containers by digest (none before its first pod started). */
@@ -319,7 +330,8 @@ function drawTimeline(view) {
   const runStart = runs.length ? runs[runs.length - 1].running_at : null;
   view.pairs.forEach((p, j) => {
     const y = (runs.length + j) * lane + 4;
-    chart.appendChild(svg("text", { x: 4, y: y + 13 }, "pair " + p.pair + " · " + p.state));
+    chart.appendChild(svg("text", { x: 4, y: y + 13 }, (p.pod == null ? "pair " : "p" + p.pod + " pair ") + p.pair
+      + " · " + p.state));
     const done = p.events.filter(e => e.file.endsWith(".done")).map(e => e.at).sort().pop();
     const from = runStart || (p.events[0] && p.events[0].at);
     if (from) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.record.RunImages;
 import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.status.SubmissionStatus;
@@ -17,6 +18,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  *
  * @param images   what the pods of a run ran, by digest ({@code run_images}; {@code null} when not written yet)
  * @param versions the evaluation software of a run ({@code run_versions}; {@code null} until its final report)
+ * @param pods     the pods of each run ({@code parallelization_pods}; 1 when not written, the seeds' layout)
  */
 @RegisterForReflection
 public record SubmissionRecord(String leaderboard, String teamId, String submissionId, String teamName, String track,
@@ -25,10 +27,11 @@ public record SubmissionRecord(String leaderboard, String teamId, String submiss
         Instant resumedTime, Instant launchedTime, Instant startTime, Instant endTime, Instant lastProgressTime,
         Integer routesDone, Integer routesTotal, Double drivingScore, String failureReason, Double gpuHours,
         boolean finalSent, int cancelRequestedRun, List<StatusChange> history, RunImages images,
-        RunVersions versions) {
+        RunVersions versions, int pods) {
 
     public SubmissionRecord {
         history = history == null ? List.of() : List.copyOf(history);
+        pods = Math.max(1, Math.min(pods, SubmissionLayout.MAX_PODS));
     }
 
     /** One entry of {@code status_history}. */

@@ -248,6 +248,40 @@ class ConsoleApiTests {
     }
 
     @Test
+    void aRunOfTwoPodsShowsEachPodsPairsAndLogsFromItsOwnFolderAndEveryPodsGpuTime() {
+        var submission = GivenSubmission.random("Two Pods").track("MAP", "2078").submitted(ago(100))
+                .launched(ago(95), "pods-r1").running(ago(90)).progress(ago(1), 3, 4, 20)
+                .text(SubmissionTable.INSTANCE_TYPE, "g5.xlarge").number(SubmissionTable.WORKERS, 1)
+                .number(SubmissionTable.PODS, 2);
+        submission.writeTo(stack);
+        submission.upload(stack, "pod-0/" + LogsLayout.statusFile(StatusFiles.done(StatusFiles.Role.AGENT, 1)), "");
+        submission.upload(stack, "pod-0/" + LogsLayout.statusFile(StatusFiles.done(StatusFiles.Role.SIMULATOR, 1)), "");
+        submission.upload(stack, "pod-1/" + LogsLayout.statusFile(StatusFiles.crash(StatusFiles.Role.AGENT, 1, 0)), "");
+        submission.upload(stack, "pod-0/" + LogsLayout.agentLog(1), "pod 0 drove its last route\n");
+        submission.upload(stack, "pod-1/" + LogsLayout.agentLog(1), "pod 1 drives\n");
+        submission.upload(stack, LogsLayout.agentLog(1), "a key at the root no pod of this run writes\n");
+        GivenCluster.job(stack, "pods-r1", submission.submissionId, 1, null, null);
+        // Index 0 ran from 90 to 30 minutes ago; index 1 runs since 60 minutes ago: 1 h + 1 h on one GPU each.
+        GivenCluster.indexedPod(stack, "pods-r1", "pods-r1-0-abcde", submission.submissionId, 0, "Succeeded", ago(90),
+                List.of(GivenCluster.ended("simulator-1", 0, ago(90), ago(31)),
+                        GivenCluster.ended("agent-1", 0, ago(90), ago(30))));
+        GivenCluster.indexedPod(stack, "pods-r1", "pods-r1-1-fghij", submission.submissionId, 1, "Running", ago(60),
+                List.of(GivenCluster.running("simulator-1", 0, ago(60)), GivenCluster.running("agent-1", 1, ago(5))));
+
+        JsonPath view = operator().queryParam("team", submission.teamId).queryParam("leaderboard", "leaderboard-20")
+                .get("/api/submissions/" + submission.submissionId).then().statusCode(200).extract().jsonPath();
+
+        assertThat(view.getList("pairs.pod", Integer.class)).containsExactly(0, 1);
+        assertThat(view.getList("pairs.state")).containsExactly("done", "running");
+        assertThat(view.getString("pairs[1].agent")).isEqualTo("running, 1 restarts");
+        assertThat(view.getList("pairs[1].events.file")).containsExactly("agent-1.crash0");
+        assertThat(view.getList("logs.pod", Integer.class)).containsExactly(0, 1);
+        assertThat(view.getList("logs.tail")).containsExactly("pod 0 drove its last route", "pod 1 drives");
+        assertThat(view.getList("pods.index", Integer.class)).containsExactly(0, 1);
+        assertThat(view.getDouble("summary.gpu_hours")).isBetween(2.0, 2.05);
+    }
+
+    @Test
     void oneSubmissionShowsWhatItsCurrentRunRanByDigestAndVersionAndNothingOfAnEarlierRun() {
         var resumed = GivenSubmission.random("What Ran").submitted(ago(100)).number(SubmissionTable.RUN, 2)
                 .launched(ago(50), "ran-r2").running(ago(45))

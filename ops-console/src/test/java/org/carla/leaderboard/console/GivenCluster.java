@@ -60,6 +60,28 @@ final class GivenCluster {
         client.resource(created).updateStatus();
     }
 
+    /** The pod {@code name} of completion index {@code index} of an Indexed Job of one pair per pod. */
+    static void indexedPod(RunningStack stack, String jobName, String name, String submissionId, int index,
+            String phase, Instant startedAt, List<ContainerStatus> containers) {
+        var labels = Map.of(JobLabels.SUBMISSION_ID, submissionId, JobLabels.JOB_NAME, jobName, "job-name", jobName,
+                JobLabels.COMPLETION_INDEX, Integer.toString(index));
+        var pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE).withLabels(labels)
+                .withAnnotations(Map.of(JobLabels.COMPLETION_INDEX, Integer.toString(index))).endMetadata()
+                .withNewSpec().addToContainers(worker("simulator-1", 1), worker("agent-1", 0)).endSpec().build();
+        var client = stack.kubernetes().pods().inNamespace(NAMESPACE);
+        var created = client.resource(pod).create();
+        created.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase(phase)
+                .withStartTime(startedAt.toString()).withContainerStatuses(containers).build());
+        client.resource(created).updateStatus();
+    }
+
+    static ContainerStatus ended(String name, int exitCode, Instant startedAt, Instant finishedAt) {
+        return new ContainerStatusBuilder().withName(name).withRestartCount(0).withNewState().withNewTerminated()
+                .withExitCode(exitCode).withReason(exitCode == 0 ? "Completed" : "Error")
+                .withStartedAt(startedAt.toString()).withFinishedAt(finishedAt.toString()).endTerminated().endState()
+                .build();
+    }
+
     static ContainerStatus running(String name, int restarts, Instant since) {
         return new ContainerStatusBuilder().withName(name).withRestartCount(restarts).withNewState().withNewRunning()
                 .withStartedAt(since.toString()).endRunning().endState().build();

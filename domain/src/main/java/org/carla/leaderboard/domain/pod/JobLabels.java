@@ -18,6 +18,8 @@ public final class JobLabels {
     public static final String RUN = "leaderboard.carla.org/run";
     /** Set on the pod by the Job controller: the name of its Job. */
     public static final String JOB_NAME = "batch.kubernetes.io/job-name";
+    /** The Job controller's annotation (and, since 1.28, label) of an Indexed Job's pod: its completion index. */
+    public static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
 
     private JobLabels() {
     }

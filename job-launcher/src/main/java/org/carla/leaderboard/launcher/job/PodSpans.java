@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import org.carla.leaderboard.domain.event.JobFinished.PodSpan;
+import org.carla.leaderboard.domain.pod.JobLabels;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -21,8 +22,7 @@ import io.fabric8.kubernetes.api.model.Pod;
  */
 public final class PodSpans {
 
-    /** The Job controller's annotation (and, since 1.28, label) of an Indexed Job's pod. */
-    public static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+    private static final String COMPLETION_INDEX = JobLabels.COMPLETION_INDEX;
 
     private PodSpans() {
     }

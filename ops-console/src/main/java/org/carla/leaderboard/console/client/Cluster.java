@@ -45,9 +45,21 @@ public class Cluster {
             Instant startedAt, Instant finishedAt) {
     }
 
-    /** A submission's pod: its phase (Pending while it waits for capacity), start, containers and GPUs. */
+    /**
+     * A submission's pod: its phase (Pending while it waits for capacity), start, containers, GPUs, and its completion
+     * index in a run of several pods ({@code null} otherwise).
+     */
     public record PodView(String name, String jobName, String submissionId, String phase, Instant startedAt,
-            List<ContainerView> containers, int gpus) {
+            List<ContainerView> containers, int gpus, Integer index) {
+
+        /** When it stopped holding its node: its containers' last end once it ended, else {@code null}. */
+        public Instant endedAt() {
+            if (!"Succeeded".equals(phase) && !"Failed".equals(phase)) {
+                return null;
+            }
+            return containers.stream().map(ContainerView::finishedAt).filter(java.util.Objects::nonNull)
+                    .max(Instant::compareTo).orElse(startedAt);
+        }
     }
 
     public List<JobView> jobs() {
@@ -114,8 +126,11 @@ public class Cluster {
             }
         }
         String jobName = labels.getOrDefault(JobLabels.JOB_NAME, labels.get("job-name"));
+        var annotations = pod.getMetadata().getAnnotations() == null ? Map.<String, String>of()
+                : pod.getMetadata().getAnnotations();
         return new PodView(pod.getMetadata().getName(), jobName, labels.get(JobLabels.SUBMISSION_ID), phase, startedAt,
-                containers, gpus);
+                containers, gpus, index(annotations.getOrDefault(JobLabels.COMPLETION_INDEX,
+                        labels.get(JobLabels.COMPLETION_INDEX))));
     }
 
     private static ContainerView container(ContainerStatus status) {
@@ -136,6 +151,11 @@ public class Cluster {
 
     private static int orZero(Integer value) {
         return value == null ? 0 : value;
+    }
+
+    private static Integer index(String text) {
+        Integer index = integer(text);
+        return index == null || index < 0 ? null : index;
     }
 
     private static Integer integer(String text) {

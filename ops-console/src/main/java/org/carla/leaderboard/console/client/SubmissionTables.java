@@ -123,7 +123,8 @@ public class SubmissionTables {
                 integer(item, SubmissionTable.CANCEL_REQUESTED_RUN, 0),
                 history(item.get(SubmissionTable.HISTORY)),
                 RunImages.of(item.get(SubmissionTable.RUN_IMAGES)).orElse(null),
-                RunVersions.of(item.get(SubmissionTable.RUN_VERSIONS)).orElse(null));
+                RunVersions.of(item.get(SubmissionTable.RUN_VERSIONS)).orElse(null),
+                integer(item, SubmissionTable.PODS, 1));
     }
 
     private static List<StatusChange> history(AttributeValue value) {

@@ -44,6 +44,23 @@ public record Look(Instant at, List<SubmissionRecord> records, List<String> trun
                         ? b : a);
     }
 
+    /**
+     * The pods of that Job, the newest of each completion index, by index: one in a run of one pod, one per index in a
+     * run of several.
+     */
+    public List<PodView> podsByIndex(JobView job) {
+        var newest = new java.util.TreeMap<Integer, PodView>();
+        pods.stream().filter(pod -> job.name().equals(pod.jobName())).forEach(pod -> newest.merge(
+                pod.index() == null ? -1 : pod.index(), pod, (a, b) -> a.startedAt() == null
+                        || b.startedAt() != null && b.startedAt().isAfter(a.startedAt()) ? b : a));
+        return List.copyOf(newest.values());
+    }
+
+    /** Every pod of that Job the API still has, replaced ones included. */
+    public List<PodView> allPods(JobView job) {
+        return pods.stream().filter(pod -> job.name().equals(pod.jobName())).toList();
+    }
+
     /** Whether the cluster could be read in this look (else no Job means "unknown", not "gone"). */
     public boolean clusterRead() {
         return problems.stream().noneMatch(problem -> problem.startsWith(Looks.CLUSTER));

@@ -21,27 +21,32 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param attempt  which attempt of the pair this is (1 + its crash files)
  * @param crashes  the crash files of the pair's two containers
  * @param events   the pair's status files in time order, for the timeline
+ * @param pod      the completion index of the pair's pod in a run of several pods; {@code null} in a run of one
  */
 @RegisterForReflection
 public record PairState(int pair, String state, int attempt, int crashes, String agent, String simulator,
-        List<Event> events) {
+        List<Event> events, Integer pod) {
 
     /** A status file of the pair, when S3 received it. */
     @RegisterForReflection
     public record Event(String file, Instant at) {
     }
 
-    /** Every pair 1..{@code pairs}. */
-    public static List<PairState> of(int pairs, List<StatusFile> files, List<ContainerView> containers) {
+    /**
+     * Every pair 1..{@code pairs} of one pod: {@code pod} its completion index ({@code null} in a run of one pod),
+     * {@code files} the status files in its folder, {@code containers} its containers.
+     */
+    public static List<PairState> of(Integer pod, int pairs, List<StatusFile> files, List<ContainerView> containers) {
         var names = files.stream().map(StatusFile::name).toList();
         var states = new ArrayList<PairState>();
         for (int pair = 1; pair <= pairs; pair++) {
-            states.add(of(pair, names, files, containers));
+            states.add(of(pod, pair, names, files, containers));
         }
         return states;
     }
 
-    private static PairState of(int pair, List<String> names, List<StatusFile> files, List<ContainerView> containers) {
+    private static PairState of(Integer pod, int pair, List<String> names, List<StatusFile> files,
+            List<ContainerView> containers) {
         boolean done = names.contains(StatusFiles.done(Role.AGENT, pair))
                 && names.contains(StatusFiles.done(Role.SIMULATOR, pair));
         int crashes = StatusFiles.crashCount(names, Role.AGENT, pair) + StatusFiles.crashCount(names, Role.SIMULATOR,
@@ -59,7 +64,8 @@ public record PairState(int pair, String state, int attempt, int crashes, String
         String simulatorPrefix = Role.SIMULATOR.container(pair) + ".";
         var events = files.stream().filter(f -> f.name().startsWith(prefix) || f.name().startsWith(simulatorPrefix))
                 .map(f -> new Event(f.name(), f.at())).toList();
-        return new PairState(pair, state, attemptCrashes + 1, crashes, describe(agent), describe(simulator), events);
+        return new PairState(pair, state, attemptCrashes + 1, crashes, describe(agent), describe(simulator), events,
+                pod);
     }
 
     private static Optional<ContainerView> container(List<ContainerView> containers, String name) {

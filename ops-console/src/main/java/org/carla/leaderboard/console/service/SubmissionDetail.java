@@ -19,6 +19,7 @@ import org.carla.leaderboard.console.config.ConsoleConfig;
 import org.carla.leaderboard.domain.layout.LogsLayout;
 import org.carla.leaderboard.domain.layout.SubmissionFiles.StatusFile;
 import org.carla.leaderboard.domain.layout.SubmissionFiles;
+import org.carla.leaderboard.domain.layout.SubmissionLayout;
 import org.carla.leaderboard.domain.record.RunVersions;
 import org.carla.leaderboard.domain.results.EvalAiFiles;
 import org.carla.leaderboard.domain.status.EvalAiStatus;
@@ -72,24 +73,31 @@ public class SubmissionDetail {
         Look look = looks.current();
         Optional<JobView> job = look.job(record);
         Optional<PodView> pod = job.flatMap(look::pod);
-        List<ContainerView> containers = pod.map(PodView::containers).orElse(List.of());
-
-        List<StatusFile> statusFiles = List.of();
-        try {
-            statusFiles = files.statusFiles(found.bucket(), record.submissionId());
-        } catch (RuntimeException e) {
-            problems.add("S3 status files: " + e.getMessage());
-        }
-        int pairs = pairs(record, containers, statusFiles);
+        List<PodView> pods = job.map(look::podsByIndex).orElse(List.of());
+        var pairStates = new ArrayList<PairState>();
         var logs = new ArrayList<SubmissionView.ContainerLog>();
-        for (String container : containers(pairs)) {
+        for (int index = 0; index < record.pods(); index++) {
+            Integer podIndex = record.pods() > 1 ? index : null;
+            List<ContainerView> containers = podOf(pods, podIndex, pod).map(PodView::containers).orElse(List.of());
+            List<StatusFile> statusFiles = List.of();
             try {
-                LogsLayout.containerLog(container).flatMap(log -> files.tail(found.bucket(), record.submissionId(),
-                        log, config.logTail().maxBytes()))
-                        .ifPresent(tail -> logs.add(new SubmissionView.ContainerLog(container,
-                                SubmissionFiles.lastLines(tail, config.logTail().maxLines()))));
+                statusFiles = files.statusFiles(found.bucket(), record.submissionId(), index, record.pods());
             } catch (RuntimeException e) {
-                problems.add("S3 log of " + container + ": " + e.getMessage());
+                problems.add("S3 status files" + inPod(podIndex) + ": " + e.getMessage());
+            }
+            int pairs = pairs(record, containers, statusFiles);
+            pairStates.addAll(PairState.of(podIndex, pairs, statusFiles, containers));
+            for (String container : containers(pairs)) {
+                try {
+                    int i = index;
+                    LogsLayout.containerLog(container).flatMap(log -> files.tail(found.bucket(),
+                            record.submissionId(), SubmissionLayout.podPath(i, record.pods(), log),
+                            config.logTail().maxBytes()))
+                            .ifPresent(tail -> logs.add(new SubmissionView.ContainerLog(container,
+                                    SubmissionFiles.lastLines(tail, config.logTail().maxLines()), podIndex)));
+                } catch (RuntimeException e) {
+                    problems.add("S3 log of " + container + inPod(podIndex) + ": " + e.getMessage());
+                }
             }
         }
         Map<String, Double> accuracies = Map.of();
@@ -125,12 +133,24 @@ public class SubmissionDetail {
         List<StatusChange> updates = record.history().stream().filter(change -> RELAY.equals(change.by())).toList();
         return new SubmissionView(overview.row(look, record), record.instanceType(), record.workerPairs(),
                 record.phase(), record.challengeId(), record.resumes(), record.history(), RunView.of(record),
-                PairState.of(pairs, statusFiles, containers), logs, updates,
+                pairStates, logs, updates,
                 evalAiStatus == null ? "unreachable" : evalAiStatus.value(), accuracies, record.failureReason(),
                 job.orElse(null), pod.orElse(null),
                 ActionRules.cancel(record.submissionId(), record, evalAiStatus).unavailable().orElse(null),
                 ActionRules.resume(record.submissionId(), record, evalAiStatus).unavailable().orElse(null), problems,
-                routes, WhatRan.of(record.run(), record.images(), versions));
+                routes, WhatRan.of(record.run(), record.images(), versions), pods);
+    }
+
+    /** The newest pod of completion index {@code index}; in a run of one pod ({@code null}), the Job's newest pod. */
+    private static Optional<PodView> podOf(List<PodView> pods, Integer index, Optional<PodView> newest) {
+        if (index == null) {
+            return newest;
+        }
+        return pods.stream().filter(pod -> index.equals(pod.index())).findFirst();
+    }
+
+    private static String inPod(Integer index) {
+        return index == null ? "" : " of pod " + index;
     }
 
     /** Whether the record's phase is a track whose runs claim their routes from a route ledger. */

@@ -55,7 +55,8 @@ public class SubmissionOverview {
         return new SubmissionRow(record.leaderboard(), record.teamId(), record.teamName(), record.submissionId(),
                 record.track(), record.run(), record.status() != null ? record.status().name() : record.statusText(),
                 record.routesDone(), record.routesTotal(), record.drivingScore(),
-                seconds(record.waitingForCapacity(now)), seconds(record.running(now)), gpuHours(record, now),
+                seconds(record.waitingForCapacity(now)), seconds(record.running(now)),
+                gpuHours(record, now, job.map(look::allPods).orElse(List.of())),
                 job.map(JobView::name).orElse(record.jobName()),
                 job.map(j -> j.active() ? "active" : j.condition()).orElse(null),
                 pod.map(PodView::phase).orElse(null), record.lastProgressTime(), record.submittedTime(),
@@ -65,14 +66,24 @@ public class SubmissionOverview {
                 record.failureReason());
     }
 
-    /** Recorded GPU-hours of the ended runs, plus the current run's while its pod runs. */
-    Double gpuHours(SubmissionRecord record, Instant now) {
+    /**
+     * Recorded GPU-hours of the ended runs, plus the current run's while its pod runs; in a run of several pods, every
+     * pod the cluster shows of its Job, each from its start to its end or now ({@link GpuUsage#overPods}).
+     */
+    Double gpuHours(SubmissionRecord record, Instant now, List<PodView> pods) {
         double recorded = record.gpuHours() == null ? 0 : record.gpuHours();
         if (record.terminal() || record.runStart() == null) {
             return record.gpuHours();
         }
         var gpus = catalog.gpus(record.instanceType());
-        return gpus.isPresent() ? recorded + GpuUsage.soFar(record.runStart(), now, gpus.getAsInt()) : record.gpuHours();
+        if (gpus.isEmpty()) {
+            return record.gpuHours();
+        }
+        if (record.pods() > 1 && !pods.isEmpty()) {
+            return recorded + GpuUsage.overPods(pods.stream()
+                    .map(pod -> new GpuUsage.PodTime(pod.startedAt(), pod.endedAt(), gpus.getAsInt())).toList(), now);
+        }
+        return recorded + GpuUsage.soFar(record.runStart(), now, gpus.getAsInt());
     }
 
     Optional<StuckRules.Finding> stuck(Look look, SubmissionRecord record, Optional<JobView> job) {

@@ -28,10 +28,13 @@ public record SubmissionView(SubmissionRow summary, String instanceType, Integer
         String challengeId, int resumes, List<StatusChange> history, List<RunView> runs, List<PairState> pairs,
         List<ContainerLog> logs, List<StatusChange> evalAiUpdates, String evalAiStatus, Map<String, Double> accuracies,
         String failureReason, JobView job, PodView pod, String cancel, String resume, List<String> problems,
-        List<RouteAttempt> routes, WhatRan whatRan) {
+        List<RouteAttempt> routes, WhatRan whatRan, List<PodView> pods) {
 
-    /** The last lines of one container's log, as uploaded to S3. */
+    /**
+     * The last lines of one container's log, as uploaded to S3; {@code pod} the completion index of its pod in a run of
+     * several pods ({@code null} in a run of one).
+     */
     @RegisterForReflection
-    public record ContainerLog(String container, String tail) {
+    public record ContainerLog(String container, String tail, Integer pod) {
     }
 }
