@@ -131,6 +131,28 @@ class RunIdentityTests {
         assertThat(given.recordStatus()).isEqualTo("RUNNING");
     }
 
+    /**
+     * Each pod of a run of several pods reports the whole route ledger as of its own last merge: a pod that merged
+     * earlier may report after one that merged later, and the run's routes done must not go back.
+     */
+    @Test
+    void aRunOfTwoPodsNeverShowsFewerRoutesDoneWhenAPodThatMergedEarlierReportsLate() {
+        var given = running(GivenSubmission.submitted(stack, SENSORS).inPod(1, 2).results(RESULTS));
+        given.report(given.progress(3, 4));
+        clock.minutesUntil(() -> given.record().containsKey(SubmissionTable.ROUTES_DONE));
+        assertThat(given.record().get(SubmissionTable.ROUTES_DONE).n()).isEqualTo("3");
+        String reported = given.record().get(SubmissionTable.LAST_PROGRESS_TIME).s();
+
+        clock.advance(java.time.Duration.ofSeconds(30));
+        given.report(given.progress(1, 4));
+
+        await().atMost(PATIENCE)
+                .until(() -> !reported.equals(given.record().get(SubmissionTable.LAST_PROGRESS_TIME).s()));
+        assertThat(given.record().get(SubmissionTable.ROUTES_DONE).n()).isEqualTo("3");
+        given.report(given.progress(4, 4));
+        await().atMost(PATIENCE).until(() -> "4".equals(given.record().get(SubmissionTable.ROUTES_DONE).n()));
+    }
+
     @Test
     void aReportOfAnotherRunOrOfNoSuchSubmissionIsNotBelieved() {
         var given = running(GivenSubmission.submitted(stack, SENSORS).results(RESULTS));

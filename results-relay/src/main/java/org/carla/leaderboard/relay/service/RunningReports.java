@@ -102,9 +102,10 @@ class RunningReports {
             Destination destination) {
         String id = record.submissionId();
         Instant now = clock.instant();
+        int routesDone = routesDone(record, report);
         boolean news = !Objects.equals(report.resultsDigest(), record.lastResultsDigest())
-                || report.routesDone() != record.routesDone().orElse(-1);
-        if (!records.recordProgress(destination.table(), record, report, location(destination, id), now)) {
+                || routesDone != record.routesDone().orElse(-1);
+        if (!records.recordProgress(destination.table(), record, report, routesDone, location(destination, id), now)) {
             drop(report.type(), RelayMetrics.NOT_RUNNING, submission, "run " + record.run() + " moved on");
             return Optional.empty();
         }
@@ -119,6 +120,18 @@ class RunningReports {
             return Optional.empty();
         }
         return Optional.of(new Partial(record, submission, report, destination));
+    }
+
+    /**
+     * The routes done a report brings to the record. In a run of several pods each pod's logcopy reports the whole
+     * ledger's count as of its last merge, and a pod that merged earlier may report after one that merged later: the
+     * count never goes back within the run (the ledger's finished routes only grow). A run of one pod reports its own.
+     */
+    static int routesDone(SubmissionRecord record, Progress report) {
+        if (record.pods() > 1 && record.routesDone().isPresent()) {
+            return Math.max(report.routesDone(), record.routesDone().getAsInt());
+        }
+        return report.routesDone();
     }
 
     /**

@@ -151,13 +151,15 @@ public class SubmissionRecords {
     /**
      * What a believed progress report says, as of {@code at} (the relay's clock, when it believed the report: never the
      * time the report claims, which a pod writes): its routes done and total, where the results are, and, in a last
-     * report, how logcopy ended and what it could not upload. Only while the run is RUNNING.
+     * report, how logcopy ended and what it could not upload. Only while the run is RUNNING. {@code routesDone}: the
+     * routes done to record (the report's, or more: {@code RunningReports.routesDone}).
      */
-    public boolean recordProgress(String table, SubmissionRecord record, Progress report, String location, Instant at) {
+    public boolean recordProgress(String table, SubmissionRecord record, Progress report, int routesDone,
+            String location, Instant at) {
         var write = new Write(record.run());
         write.name("#progress", LAST_PROGRESS_TIME).name("#done", ROUTES_DONE).name("#total", ROUTES_TOTAL)
                 .name("#location", RESULTS_LOCATION);
-        write.value(":progress", text(at.toString())).value(":done", number(report.routesDone()))
+        write.value(":progress", text(at.toString())).value(":done", number(routesDone))
                 .value(":total", number(report.routesTotal())).value(":location", text(location))
                 .value(":running", text(SubmissionStatus.RUNNING.name()));
         var update = new StringBuilder("SET #progress = :progress, #done = :done, #total = :total, #location = :location");
