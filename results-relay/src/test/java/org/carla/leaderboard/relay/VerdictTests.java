@@ -102,6 +102,28 @@ class VerdictTests {
     }
 
     @Test
+    void aRunOfTwoPodsFinishesWithoutThePodThatNeverRanWhenTheOtherDroveEveryRoute() {
+        // Index 1 never got a node; index 0 claimed and drove every route; job-launcher ended the Job.
+        var given = GivenSubmission.submitted(stack, MAP_QUALIFIER).inPod(0, 2).results(RESULTS).allDone();
+        Instant start = TestClock.now().minusSeconds(660);
+        var neverRan = List.of(new JobFinished.PodSpan(0, "r1-0-abcde", start, start.plusSeconds(500)),
+                new JobFinished.PodSpan(1, "r1-1-fghij", null, null));
+
+        given.send(given.jobFinished(JobFinished.Outcome.DELETED, JobFinished.ROUTES_DONE_BEFORE_PODS_RAN, List.of(),
+                neverRan));
+
+        assertThat(finalReport(given).status()).isEqualTo("finished");
+        assertThat(given.recordStatus()).isEqualTo("FINISHED");
+
+        // The same files, but index 1 ran: its done files are missing, and the run failed.
+        var ran = GivenSubmission.submitted(stack, MAP_QUALIFIER).inPod(0, 2).results(RESULTS).allDone();
+        ran.send(ran.jobFinished(JobFinished.Outcome.FAILED, "DeadlineExceeded", List.of(),
+                List.of(neverRan.get(0), new JobFinished.PodSpan(1, "r1-1-fghij", start, null))));
+
+        assertThat(finalReport(ran).status()).isEqualTo("failed");
+    }
+
+    @Test
     void aClaimFileCannotFailARunWhoseResultsAreComplete() {
         var given = GivenSubmission.submitted(stack, MAP_QUALIFIER).results(RESULTS).allDone();
         given.put(LogsLayout.claimFile(1), ClaimAssignment.none(3, new Crashes(0, 0),

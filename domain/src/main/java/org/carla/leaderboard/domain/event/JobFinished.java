@@ -43,6 +43,12 @@ public record JobFinished(int version, SubmissionIdentity submission, int run, S
      * allows: the relay tells the participant which image and why ({@link ContainerOutcome#message()}).
      */
     public static final String IMAGE_PULL_FAILED = "ImagePullFailed";
+    /**
+     * The reason of a {@code DELETED} run of several pods some index of which ended with nothing left in the route
+     * ledger while the others never ran (no node yet, and none of the Job's pods ever failed): they would find nothing
+     * to claim, and the Job would wait for them.
+     */
+    public static final String ROUTES_DONE_BEFORE_PODS_RAN = "RoutesDoneBeforePodsRan";
 
     public enum Outcome {
         SUCCEEDED,
@@ -74,6 +80,24 @@ public record JobFinished(int version, SubmissionIdentity submission, int run, S
             List<PodSpan> pods, Instant at) {
         return new JobFinished(EventCodec.VERSION, submission, run, jobName, outcome, reason, workerPairs, startedAt,
                 finishedAt, containers, pods, at);
+    }
+
+    /**
+     * The completion indexes of a run of {@code runPods} pods that no pod of ever ran: empty for a run of one pod, and
+     * when the event names no pods (a launcher from before {@code pods}), so every pod is then expected to have run.
+     */
+    public java.util.Set<Integer> indexesThatNeverRan(int runPods) {
+        if (runPods < 2 || pods.isEmpty() || pods.stream().anyMatch(pod -> pod.index() == null)) {
+            return java.util.Set.of();
+        }
+        var neverRan = new java.util.TreeSet<Integer>();
+        for (int index = 0; index < runPods; index++) {
+            int i = index;
+            if (pods.stream().noneMatch(pod -> pod.index() == i && pod.startedAt() != null)) {
+                neverRan.add(index);
+            }
+        }
+        return java.util.Collections.unmodifiableSet(neverRan);
     }
 
     /** Whether the run had pods of more than one completion index (an Indexed Job of several pods). */

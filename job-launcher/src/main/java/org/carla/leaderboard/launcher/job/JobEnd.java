@@ -30,6 +30,8 @@ public record JobEnd(Outcome outcome, String reason, Instant finishedAt) {
     public static final String CAPACITY_WAIT_EXCEEDED = JobFinished.CAPACITY_WAIT_EXCEEDED;
     /** A container of its pod could not pull its image for longer than {@code launcher.image-pull-grace}. */
     public static final String IMAGE_PULL_FAILED = JobFinished.IMAGE_PULL_FAILED;
+    /** A run of several pods: the ledger was settled while some index never ran ({@link IndexedRun}). */
+    public static final String ROUTES_DONE_BEFORE_PODS_RAN = JobFinished.ROUTES_DONE_BEFORE_PODS_RAN;
 
     /** The end of a finished Job; empty while it runs (or waits for admission). */
     public static Optional<JobEnd> of(Job job) {

@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.SubmissionIdentity;
 import org.carla.leaderboard.launcher.config.LauncherConfig;
+import org.carla.leaderboard.launcher.job.IndexedRun;
 import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.launcher.job.JobMetadata;
 import org.carla.leaderboard.launcher.job.PodStart;
@@ -33,7 +34,8 @@ import io.quarkus.scheduler.Scheduled;
  * cancelled on EvalAI and its pod has not started (at once) or has not stopped by itself within
  * {@code launcher.reconcile.cancel-grace}; when the record's current run is a later one; when the record of its run is
  * final; when its pod waited for capacity longer than {@code launcher.longest-capacity-wait}; and when a container of
- * its pod could not pull its image for {@code launcher.image-pull-grace} ({@link PodEvidence}).
+ * its pod could not pull its image for {@code launcher.image-pull-grace} ({@link PodEvidence}); and when a run of
+ * several pods settled its route ledger while some of its pods never ran ({@link IndexedRun}).
  */
 @ApplicationScoped
 public class JobReconciler {
@@ -106,6 +108,15 @@ public class JobReconciler {
         if (submission.isPresent() && run.isPresent()) {
             Optional<RunRecord> record = records.read(submission.get());
             if (record.isPresent() && reconcile(job, record.get(), run.get(), podStart.isPresent(), now)) {
+                return;
+            }
+        }
+        if (podStart.isPresent()) {
+            var pods = new java.util.ArrayList<>(evidence.pods(name));
+            pods.addAll(watcher.podsOf(name));
+            var unneeded = IndexedRun.routesDoneBeforePodsRan(job, pods);
+            if (unneeded.isPresent()) {
+                delete(job, JobEnd.ROUTES_DONE_BEFORE_PODS_RAN, unneeded.get());
                 return;
             }
         }

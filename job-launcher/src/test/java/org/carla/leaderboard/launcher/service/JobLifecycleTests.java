@@ -99,6 +99,55 @@ class JobLifecycleTests extends LauncherStory {
                         .isEqualTo(started.plusSeconds(30)));
     }
 
+    /**
+     * A run of two pods on a cluster short of GPU nodes: index 0 ran alone, claimed every route and ended; index 1
+     * still waits for a node and would find nothing to claim. The Job controller would keep the Job until the deadline.
+     */
+    @Test
+    void aRunOfTwoPodsWhoseLedgerSettledBeforeItsSecondPodRanEndsWithoutWaitingForIt() {
+        LaunchRequest base = request("two pods, one node");
+        var one = base.trackSpec();
+        var track = new org.carla.leaderboard.domain.track.TrackSpec(one.leaderboard(), one.track(), one.bucket(),
+                one.leaderboardVersion(), one.routesFile(), one.scenariosFile(), one.routes(), one.repetitions(), 1,
+                "g5.xlarge", one.simulatorImage(), one.leaderboardImage(), one.podRuntimeImage(), one.renderer(),
+                one.deadlineSeconds(), one.allowedResumes(), false, null, java.util.Map.of(), "dynamic", "route-ledger",
+                2);
+        LaunchRequest request = LaunchRequest.of(base.submission(), 1, base.imageUri(), false, track,
+                base.requestedAt());
+        String name = launched(request);
+        Instant started = Instant.now().minusSeconds(600).truncatedTo(ChronoUnit.SECONDS);
+        String first = indexedPod(name, 0);
+        String second = indexedPod(name, 1);
+        podRunning(first, started);
+        podStatus(first, new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Succeeded")
+                .withStartTime(started.toString()).addNewContainerStatus().withName("agent-1").withImage("agent")
+                .withRestartCount(0).withNewState().withNewTerminated().withExitCode(0).withReason("Completed")
+                .withStartedAt(started.toString()).withFinishedAt(started.plusSeconds(500).toString())
+                .endTerminated().endState().endContainerStatus().build());
+        indexesCompleted(name, "0");
+
+        JobFinished finished = awaitFinished(request);
+
+        assertThat(finished.outcome()).isEqualTo(Outcome.DELETED);
+        assertThat(finished.reason()).isEqualTo(JobFinished.ROUTES_DONE_BEFORE_PODS_RAN);
+        assertThat(finished.indexesThatNeverRan(2)).containsExactly(1);
+        assertThat(finished.pods()).extracting(JobFinished.PodSpan::name).containsExactlyInAnyOrder(first, second);
+        awaitGone(name);
+    }
+
+    /** A pod of completion index {@code index} of the Indexed Job, as the Job controller creates it: Pending. */
+    private String indexedPod(String jobName, int index) {
+        String podName = jobName + "-" + index + "-" + Long.toString(System.nanoTime() % 100_000, 36);
+        var pod = new PodBuilder().withNewMetadata().withName(podName).addToLabels(JobMetadata.POD_JOB_NAME, jobName)
+                .addToLabels(JobMetadata.WORKLOAD, JobMetadata.WORKLOAD_SUBMISSION)
+                .addToLabels(org.carla.leaderboard.domain.pod.JobLabels.COMPLETION_INDEX, Integer.toString(index))
+                .addToAnnotations(org.carla.leaderboard.domain.pod.JobLabels.COMPLETION_INDEX, Integer.toString(index))
+                .endMetadata().withNewSpec().addNewContainer().withName("agent-1").withImage("agent").endContainer()
+                .endSpec().build();
+        cluster().pods().inNamespace(config.namespace()).resource(pod).create();
+        return podName;
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "BackoffLimitExceeded", "DeadlineExceeded" })
     void aFailedJobIsReportedWithKubernetesReasonAndDeleted(String reason) {

@@ -201,6 +201,12 @@ abstract class LauncherStory {
         patchStatus(name, status);
     }
 
+    /** What the Job controller writes of an Indexed Job once the indexes {@code completed} succeeded. */
+    void indexesCompleted(String name, String completed) {
+        patchStatus(name, Map.of("startTime", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), "active", 1,
+                "succeeded", completed.split(",").length, "completedIndexes", completed));
+    }
+
     private void patchStatus(String name, Map<String, Object> status) {
         cluster().batch().v1().jobs().inNamespace(config.namespace()).withName(name).subresource("status")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("status", status)));

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -126,7 +127,7 @@ class FinalReports {
             String why) {
         Instant now = clock.instant();
         return report(record, submission, STALLED, now, destination, (current, recorded) -> compose(current, destination,
-                recorded.or(() -> Optional.of(SubmissionStatus.FAILED)), current.workerPairs().orElse(1),
+                recorded.or(() -> Optional.of(SubmissionStatus.FAILED)), current.workerPairs().orElse(1), Set.of(),
                 reason -> why + "\n", gpuHours(current, now), recorded.isPresent()));
     }
 
@@ -144,7 +145,7 @@ class FinalReports {
             if (current.times().started() == null && (notAllowed || current.is(SubmissionStatus.CANCELLED))) {
                 return composeNotLaunched(notAllowed, recorded);
             }
-            return compose(current, destination, recorded, current.workerPairs().orElse(1),
+            return compose(current, destination, recorded, current.workerPairs().orElse(1), Set.of(),
                     reason -> current.failureReason() == null ? "" : current.failureReason() + "\n",
                     gpuHours(current, ended), recorded.isPresent());
         });
@@ -242,7 +243,7 @@ class FinalReports {
 
     private FinalReport composeFinished(SubmissionRecord record, JobFinished event, Destination destination,
             Optional<SubmissionStatus> recorded) {
-        return compose(record, destination, recorded, event.workerPairs(),
+        return compose(record, destination, recorded, event.workerPairs(), event.indexesThatNeverRan(record.pods()),
                 reason -> failures.explain(event, destination.bucket(), record.pods(), destination.hidesLogs(), reason),
                 gpuHours(record, event), recorded.isPresent());
     }
@@ -250,17 +251,20 @@ class FinalReports {
     /**
      * The report of a run whose pod ran: the verdict of its files, or {@code status} when it is decided already;
      * {@code explain} gives a failure's stderr from the verdict's reason; {@code gpuCounted}: the record's GPU-hours
-     * hold this run's already.
+     * hold this run's already; {@code neverRan}: the pods of a run of several that never ran (the launcher's report),
+     * whose done files are not expected.
      */
     private FinalReport compose(SubmissionRecord record, Destination destination, Optional<SubmissionStatus> decided,
-            int workerPairs, Function<Optional<String>, String> explain, double gpuHours, boolean gpuCounted) {
+            int workerPairs, Set<Integer> neverRan, Function<Optional<String>, String> explain, double gpuHours,
+            boolean gpuCounted) {
         String id = record.submissionId();
         int pods = record.pods();
         var merged = evaluationFiles.mergedResults(destination.bucket(), id, record.expectedRoutes(), workerPairs, pods);
         boolean unrequestedCancel = Progress.Ending.UNREQUESTED_CANCEL.name().equals(record.lastEnding());
         boolean claimed = destination.track().filter(TrackSpec::claimsRoutes).isPresent();
-        var statusFiles = IntStream.range(0, pods).mapToObj(index -> files.statusFiles(destination.bucket(), id, index,
-                pods).stream().map(SubmissionFiles.StatusFile::name).toList()).toList();
+        var statusFiles = IntStream.range(0, pods).filter(index -> !neverRan.contains(index))
+                .mapToObj(index -> files.statusFiles(destination.bucket(), id, index, pods).stream()
+                        .map(SubmissionFiles.StatusFile::name).toList()).toList();
         var verdict = RunVerdict.judge(record.cancelRequested(), unrequestedCancel, statusFiles, workerPairs, merged,
                 () -> claimed ? GaveUpRoutes.reason(files, destination.bucket(), id, workerPairs, pods)
                         : Optional.empty());
