@@ -43,9 +43,7 @@ class ShowCommand implements Callable<Integer> {
             }
             System.out.println("worker pairs:");
             for (JsonNode pair : view.get("pairs")) {
-                System.out.println("  pair " + Text.field(pair, "pair") + ": " + Text.field(pair, "state")
-                        + ", attempt " + Text.field(pair, "attempt") + ", " + Text.field(pair, "crashes")
-                        + " crash files");
+                System.out.println(pairLine(pair));
             }
             if (view.hasNonNull("failure_reason")) {
                 System.out.println("the participant was told: " + Text.field(view, "failure_reason"));
@@ -54,10 +52,20 @@ class ShowCommand implements Callable<Integer> {
                     + "; resume: " + (view.hasNonNull("resume") ? Text.field(view, "resume") : "possible"));
             if (logs) {
                 for (JsonNode log : view.get("logs")) {
-                    System.out.println("--- " + Text.field(log, "container"));
+                    System.out.println("--- " + inPod(log) + Text.field(log, "container"));
                     log.get("tail").asText().lines().map(Text::printable).forEach(System.out::println);
                 }
             }
         });
+    }
+
+    /** A worker pair's line: {@code pair 2: running, ...}, {@code pod 1 pair 2: ...} in a run of several pods. */
+    static String pairLine(JsonNode pair) {
+        return "  " + inPod(pair) + "pair " + Text.field(pair, "pair") + ": " + Text.field(pair, "state")
+                + ", attempt " + Text.field(pair, "attempt") + ", " + Text.field(pair, "crashes") + " crash files";
+    }
+
+    private static String inPod(JsonNode node) {
+        return node.hasNonNull("pod") ? "pod " + Text.field(node, "pod") + " " : "";
     }
 }

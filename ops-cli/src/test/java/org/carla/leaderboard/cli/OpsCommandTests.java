@@ -76,6 +76,17 @@ class OpsCommandTests {
     }
 
     @Test
+    void aPairOfARunOfSeveralPodsIsNamedWithItsPod() throws Exception {
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertThat(ShowCommand.pairLine(mapper.readTree(
+                "{\"pair\": 1, \"state\": \"running\", \"attempt\": 2, \"crashes\": 1, \"pod\": 3}")))
+                .isEqualTo("  pod 3 pair 1: running, attempt 2, 1 crash files");
+        assertThat(ShowCommand.pairLine(mapper.readTree(
+                "{\"pair\": 2, \"state\": \"done\", \"attempt\": 1, \"crashes\": 0, \"pod\": null}")))
+                .isEqualTo("  pair 2: done, attempt 1, 0 crash files");
+    }
+
+    @Test
     void hostileTextIsPrintedWithoutItsControlCharacters() {
         assertThat(Text.printable("Team\u0000\u001b[31mred\uFFFE")).isEqualTo("Team??[31mred?");
     }
