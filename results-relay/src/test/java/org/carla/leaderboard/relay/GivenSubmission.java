@@ -352,6 +352,21 @@ final class GivenSubmission {
         }
     }
 
+    /**
+     * Puts a {@code job-finished} of no pods on {@code submission-events} as a launcher from before {@code pods} and
+     * {@code containers[].pod} wrote it: without those fields.
+     */
+    void sendAsAnEarlierLauncher(JobFinished event) {
+        String body = org.carla.leaderboard.domain.event.EventCodec.write(event).replace(",\"pods\":[]", "")
+                .replace(",\"pod\":null", "");
+        if (body.contains("\"pods\"") || body.contains("\"pod\"")) {
+            throw new IllegalArgumentException("an earlier launcher's event names no pod: " + body);
+        }
+        stack.sqs().sendMessage(r -> r.queueUrl(stack.queueUrl(QueuesConfig.SUBMISSION_EVENTS)).messageBody(body)
+                .messageAttributes(Map.of(QueuePublisher.TYPE_ATTRIBUTE, software.amazon.awssdk.services.sqs.model
+                        .MessageAttributeValue.builder().dataType("String").stringValue(event.type()).build())));
+    }
+
     /** Puts the reports on {@code progress-reports}, in this order, as logcopy does. */
     void report(Progress... reports) {
         var publisher = QueuePublisher.to(stack.sqs(), stack.queueUrl(QueuesConfig.PROGRESS_REPORTS));

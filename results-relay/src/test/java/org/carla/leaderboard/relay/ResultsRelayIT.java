@@ -71,7 +71,8 @@ class ResultsRelayIT {
         await().atMost(PARTIAL_WAIT).until(() -> "partially_evaluated".equals(given.onEvalAi().status()));
         given.allDone().report(given.lastReport(Progress.Ending.FINISHED, List.of()));
         await().atMost(PATIENCE).until(() -> given.record().containsKey(SubmissionTable.LAST_ENDING));
-        given.send(given.succeeded());
+        // The Job's end as a launcher from before job-finished's pods wrote it: still read.
+        given.sendAsAnEarlierLauncher(given.succeeded());
 
         await().atMost(PARTIAL_WAIT).until(() -> isTrue(given.record().get(SubmissionTable.FINAL_SENT)));
         var onEvalAi = given.onEvalAi();
