@@ -1,8 +1,10 @@
 package org.carla.leaderboard.domain.event;
 
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 import com.fasterxml.jackson.annotation.JacksonInject;
 import com.fasterxml.jackson.annotation.JsonIgnore;
@@ -86,18 +88,18 @@ public record JobFinished(int version, SubmissionIdentity submission, int run, S
      * The completion indexes of a run of {@code runPods} pods that no pod of ever ran: empty for a run of one pod, and
      * when the event names no pods (a launcher from before {@code pods}), so every pod is then expected to have run.
      */
-    public java.util.Set<Integer> indexesThatNeverRan(int runPods) {
+    public Set<Integer> indexesThatNeverRan(int runPods) {
         if (runPods < 2 || pods.isEmpty() || pods.stream().anyMatch(pod -> pod.index() == null)) {
-            return java.util.Set.of();
+            return Set.of();
         }
-        var neverRan = new java.util.TreeSet<Integer>();
+        var neverRan = new TreeSet<Integer>();
         for (int index = 0; index < runPods; index++) {
             int i = index;
             if (pods.stream().noneMatch(pod -> pod.index() == i && pod.startedAt() != null)) {
                 neverRan.add(index);
             }
         }
-        return java.util.Collections.unmodifiableSet(neverRan);
+        return Collections.unmodifiableSet(neverRan);
     }
 
     /** Whether the run had pods of more than one completion index (an Indexed Job of several pods). */

@@ -39,9 +39,7 @@ public record Look(Instant at, List<SubmissionRecord> records, List<String> trun
 
     /** The pod of that Job (the newest, when a Job made several). */
     public Optional<PodView> pod(JobView job) {
-        return pods.stream().filter(pod -> job.name().equals(pod.jobName()))
-                .reduce((a, b) -> a.startedAt() == null || b.startedAt() != null && b.startedAt().isAfter(a.startedAt())
-                        ? b : a);
+        return allPods(job).stream().reduce(Look::newer);
     }
 
     /**
@@ -50,15 +48,18 @@ public record Look(Instant at, List<SubmissionRecord> records, List<String> trun
      */
     public List<PodView> podsByIndex(JobView job) {
         var newest = new java.util.TreeMap<Integer, PodView>();
-        pods.stream().filter(pod -> job.name().equals(pod.jobName())).forEach(pod -> newest.merge(
-                pod.index() == null ? -1 : pod.index(), pod, (a, b) -> a.startedAt() == null
-                        || b.startedAt() != null && b.startedAt().isAfter(a.startedAt()) ? b : a));
+        allPods(job).forEach(pod -> newest.merge(pod.index() == null ? -1 : pod.index(), pod, Look::newer));
         return List.copyOf(newest.values());
     }
 
     /** Every pod of that Job the API still has, replaced ones included. */
     public List<PodView> allPods(JobView job) {
         return pods.stream().filter(pod -> job.name().equals(pod.jobName())).toList();
+    }
+
+    /** The later started of two pods; one that has not started yet counts as the newer. */
+    private static PodView newer(PodView a, PodView b) {
+        return a.startedAt() == null || b.startedAt() != null && b.startedAt().isAfter(a.startedAt()) ? b : a;
     }
 
     /** Whether the cluster could be read in this look (else no Job means "unknown", not "gone"). */
