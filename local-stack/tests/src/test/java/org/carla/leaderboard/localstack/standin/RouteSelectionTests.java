@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RouteSelectionTests {
 
-    static final Path DEMO = Path.of("src/main/resources/standin/routes_demo.xml");
+    static final Path DEMO = Path.of("../src/main/resources/standin/routes_demo.xml");
     private static final LeaderboardVersion ONE = LeaderboardVersion.V1_0;
     private static final LeaderboardVersion TWO = LeaderboardVersion.V2_0;
 

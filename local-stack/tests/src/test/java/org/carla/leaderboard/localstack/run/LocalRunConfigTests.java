@@ -23,7 +23,7 @@ class LocalRunConfigTests {
 
     @Test
     void theStandInsClassPathHoldsCopiesOfItsJarsInTheImagesFolderAndTheKnobsAreWorldWritable() throws Exception {
-        var config = LocalRunConfig.demo(Path.of("..").toAbsolutePath().normalize(), work);
+        var config = LocalRunConfig.demo(Path.of("../..").toAbsolutePath().normalize(), work);
 
         config.prepare();
 
@@ -41,7 +41,7 @@ class LocalRunConfigTests {
     /** Each leaderboard's image is derived from the tracks: its version's evaluator, its tracks' routes and scenarios. */
     @Test
     void eachLeaderboardsImageHoldsItsVersionsEvaluatorAndItsTracksFiles() throws Exception {
-        var config = LocalRunConfig.demo(Path.of("..").toAbsolutePath().normalize(), work);
+        var config = LocalRunConfig.demo(Path.of("../..").toAbsolutePath().normalize(), work);
         config.prepare();
         var settings = config.stackSettings();
 
