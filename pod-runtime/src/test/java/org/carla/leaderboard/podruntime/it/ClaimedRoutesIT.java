@@ -298,7 +298,7 @@ class ClaimedRoutesIT {
             assertThat(ledger(submission).read().entries()).as("no route stays claimed by the stopped pod")
                     .noneSatisfy(entry -> assertThat(entry.state()).isEqualTo(EntryState.CLAIMED));
         }
-        replacementDrivesOnlyWhatWasNotFinished(submission, finishedBefore, "PT30S");
+        replacementDrivesOnlyWhatWasNotFinished(submission, finishedBefore);
         assertThat(ledger(submission).read().entries()).as("the routes in flight at the stop were released, not left to "
                 + "their lease").anySatisfy(entry -> assertThat(entry.attempts()).anySatisfy(a -> assertThat(a.reason())
                         .contains("SIGTERM")));
@@ -333,7 +333,7 @@ class ClaimedRoutesIT {
             assertThat(finishedBefore).hasSizeBetween(2, 4);
             assertThat(inFlight).as("routes were in flight when the node was lost").isNotEmpty();
         }
-        replacementDrivesOnlyWhatWasNotFinished(submission, finishedBefore, "PT5S");
+        replacementDrivesOnlyWhatWasNotFinished(submission, finishedBefore);
         assertThat(ledger(submission).read().entries()).filteredOn(e -> inFlight.contains(e.key().routeId()))
                 .as("each route in flight was taken over once its lease lapsed, and driven to its end")
                 .allSatisfy(entry -> assertThat(entry.attempts()).extracting(a -> a.outcome())
@@ -355,13 +355,17 @@ class ClaimedRoutesIT {
                 .map(e -> e.key().routeId()).toList();
     }
 
-    /** A replacement pod of the run (another name) drives every route the first did not finish, and nothing else. */
-    private void replacementDrivesOnlyWhatWasNotFinished(String submission, List<String> finishedBefore, String lease)
+    /**
+     * A replacement pod of the run (another name) drives every route the first did not finish, and nothing else. Its own
+     * claims' lease is the production-like 30 s: the lapses under test are the first pod's, written with the first
+     * pod's lease; a 5 s lease here lapsed again when a loaded machine delayed one of its renewals.
+     */
+    private void replacementDrivesOnlyWhatWasNotFinished(String submission, List<String> finishedBefore)
             throws Exception {
         try (Pod replacement = new Pod(temp.resolve("pod-b"))) {
             Map<String, String> env = podEnv(replacement, submission, 2, "EVALUATOR_STANDIN_ROUTE_SECONDS", "0.3");
             env.put("POD_NAME", "team-7-" + submission + "-r1-0-fghij");
-            env.put("ROUTE_LEASE", lease);
+            env.put("ROUTE_LEASE", "PT30S");
             assertThat(Pod.exit(replacement.start("init", env), RUN)).isZero();
             int[] logcopy = new int[1];
             int[][] exits = new int[4][1];
