@@ -68,7 +68,7 @@ abstract class LocalAwsServer implements StackComponent, LocalServer {
                 break;
             } catch (ServerStartException e) {
                 process.close();
-                if (!e.portInUse() || context.port() != 0 || attempt == PORT_ATTEMPTS) {
+                if (!e.retryable() || context.port() != 0 || attempt == PORT_ATTEMPTS) {
                     throw e;
                 }
             }

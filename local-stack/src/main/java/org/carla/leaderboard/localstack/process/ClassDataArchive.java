@@ -12,26 +12,35 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 
 /**
  * A local server's classes as a JVM archive (AppCDS, JDK 13+'s dynamic archive): a server JVM starts with half the CPU
  * when it maps the classes a first run of the same class path loaded. The first start of a class path on this machine
- * runs with {@code -XX:ArchiveClassesAtExit}, and the archive is kept once that server has stopped on SIGTERM; later
- * starts run with {@code -XX:SharedArchiveFile}. The archive is named by what the JVM checks it against (the JDK, and
- * every class path entry's path, size and time), so a rebuilt jar or another JDK gets an archive of its own, and a
- * JVM that cannot use one still starts, without it ({@code -Xshare:auto}, the default).
+ * runs with {@code -XX:+RecordDynamicDumpInfo}, and as soon as it is ready the archive is dumped from it
+ * ({@code jcmd <pid> VM.cds dynamic_dump}, JDK 17+), so every later start maps it, whatever becomes of the first
+ * server; the dump pauses that server for a few seconds, once. The archive is named by what the JVM checks it against
+ * (the JDK, and every class path entry's path, size and time), so a rebuilt jar or another JDK gets an archive of its
+ * own, and a JVM that cannot use one still starts, without it ({@code -Xshare:auto}, the default).
  *
  * <p>Archives live in {@code ~/.cache/carla-leaderboard/cds} ({@code $XDG_CACHE_HOME} if set). One server at a time
  * makes a class path's archive (a lock file, taken over after {@link #LOCK_STALE}). A class path the JVM would not
- * archive (a folder on it, even one named by a jar's manifest) is marked {@code .jsa.refused} and never tried again.
- * Archives unused for {@link #UNUSED} are deleted as another is made.
+ * archive gets none: a folder on it, or one a jar's manifest names (DynamoDB Local's names its own), for the JVM ends
+ * a process whose dump it refuses. A dump that fails anyway marks the class path {@code .jsa.refused}, never tried
+ * again. Archives unused for {@link #UNUSED} are deleted as another is made.
  */
 public final class ClassDataArchive {
 
     static final Duration LOCK_STALE = Duration.ofMinutes(10);
+    static final Duration DUMP_TIMEOUT = Duration.ofMinutes(2);
     static final Duration UNUSED = Duration.ofDays(7);
     private static final String SUFFIX = ".jsa";
 
@@ -86,7 +95,7 @@ public final class ClassDataArchive {
             return none(command);
         }
         deleteUnused(folder);
-        return new ClassDataArchive(archive, making, lock, with(command, "-XX:ArchiveClassesAtExit=" + making), true);
+        return new ClassDataArchive(archive, making, lock, with(command, "-XX:+RecordDynamicDumpInfo"), true);
     }
 
     private static ClassDataArchive none(List<String> command) {
@@ -104,27 +113,59 @@ public final class ClassDataArchive {
     }
 
     /**
-     * Once the server has exited: keeps the archive it made when it stopped on SIGTERM ({@code stopped}), drops it
-     * otherwise (killed: the file may be cut short), and frees the lock either way. Only the first call counts.
+     * Once the server is ready: when this start makes the archive, dumps it from {@code server}, keeps it if the dump
+     * wrote one, and frees the lock. False when the server did not survive the dump (its class path is then marked
+     * refused, so the next start runs without); true otherwise, with or without an archive.
      */
-    public synchronized void exited(boolean stopped) {
+    public synchronized boolean ready(ProcessHandle server) {
+        if (!makes || ended) {
+            return true;
+        }
+        ended = true;
+        try {
+            Path jcmd = Path.of(command.get(0)).resolveSibling("jcmd");
+            if (!Files.isExecutable(jcmd)) {
+                markRefused(); // a JDK without jcmd (a JRE) cannot dump one
+                return true;
+            }
+            Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(server.pid()), "VM.cds", "dynamic_dump",
+                    making.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!dump.waitFor(DUMP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                dump.destroyForcibly();
+                return server.isAlive(); // a machine too busy this time; the next start tries again
+            }
+            if (dump.exitValue() == 0 && Files.isRegularFile(making) && Files.size(making) > 0) {
+                Files.move(making, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                return true;
+            }
+            markRefused();
+            return server.isAlive();
+        } catch (IOException e) {
+            return server.isAlive(); // no archive this time; the next start makes one
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return server.isAlive();
+        } finally {
+            deleteQuietly(making);
+            deleteQuietly(lock);
+        }
+    }
+
+    /** Once the server has exited: a maker that never got ready frees the lock. Only the first call counts. */
+    public synchronized void exited() {
         if (!makes || ended) {
             return;
         }
         ended = true;
+        deleteQuietly(making);
+        deleteQuietly(lock);
+    }
+
+    private void markRefused() {
         try {
-            if (stopped && Files.isRegularFile(making) && Files.size(making) > 0) {
-                Files.move(making, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } else if (stopped) {
-                // The JVM would not archive this class path (DynamoDB Local's jar names a folder in its manifest's
-                // Class-Path): later starts do not try again.
-                Files.writeString(refused(archive), "", StandardCharsets.UTF_8);
-            }
+            Files.writeString(refused(archive), "", StandardCharsets.UTF_8);
         } catch (IOException e) {
-            // no archive this time; the next start makes one
-        } finally {
-            deleteQuietly(making);
-            deleteQuietly(lock);
+            // tried again at the next start
         }
     }
 
@@ -134,7 +175,8 @@ public final class ClassDataArchive {
 
     /**
      * What the JVM checks a dynamic archive against: the JDK ({@code release} file, its build) and each class path
-     * entry's path, size and modification time. Empty when an entry is a folder or missing: nothing to archive then.
+     * entry's path, size and modification time. Empty when the JVM would not archive the class path: an entry that is
+     * a folder or missing, or a non-empty folder named by a jar's manifest {@code Class-Path}.
      */
     static Optional<String> key(Path javaExecutable, String classPath) {
         try {
@@ -147,7 +189,7 @@ public final class ClassDataArchive {
             }
             for (String entry : classPath.split(java.io.File.pathSeparator)) {
                 Path path = Path.of(entry);
-                if (!Files.isRegularFile(path)) {
+                if (!Files.isRegularFile(path) || namesAFolder(path, new HashSet<>())) {
                     return Optional.empty();
                 }
                 digest.update((entry + "\0" + Files.size(path) + "\0" + Files.getLastModifiedTime(path).toMillis()
@@ -159,6 +201,41 @@ public final class ClassDataArchive {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Whether the jar's manifest Class-Path, or that of a jar it names, names a non-empty folder (as the JVM reads it). */
+    private static boolean namesAFolder(Path jar, Set<Path> seen) throws IOException {
+        if (!seen.add(jar.toAbsolutePath().normalize())) {
+            return false;
+        }
+        Manifest manifest;
+        try (var file = new JarFile(jar.toFile())) {
+            manifest = file.getManifest();
+        } catch (IOException e) {
+            return false; // not a jar the JVM reads a manifest from
+        }
+        String classPath = manifest == null ? null : manifest.getMainAttributes().getValue(Attributes.Name.CLASS_PATH);
+        if (classPath == null) {
+            return false;
+        }
+        for (String named : classPath.trim().split("\\s+")) {
+            Path path;
+            try {
+                path = jar.toAbsolutePath().getParent().resolve(named).normalize();
+            } catch (java.nio.file.InvalidPathException e) {
+                continue;
+            }
+            if (Files.isDirectory(path)) {
+                try (var files = Files.list(path)) {
+                    if (files.findAny().isPresent()) {
+                        return true;
+                    }
+                }
+            } else if (Files.isRegularFile(path) && namesAFolder(path, seen)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static List<String> with(List<String> command, String option) {

@@ -70,7 +70,7 @@ public final class ServerProcess implements AutoCloseable {
                     .start();
             return new ServerProcess(name, process, log, archive);
         } catch (IOException e) {
-            archive.exited(false);
+            archive.exited();
             throw new UncheckedIOException("cannot start " + name + ": " + e.getMessage(), e);
         }
     }
@@ -86,7 +86,8 @@ public final class ServerProcess implements AutoCloseable {
 
     /**
      * Polls the probe until it succeeds, the process exits (fails at once, with the end of its log) or the timeout
-     * passes. The pause between polls is a wait on the process's exit, so a dying server is noticed immediately.
+     * passes. The pause between polls is a wait on the process's exit, so a dying server is noticed immediately. A
+     * start that makes its class path's archive dumps it once ready ({@link ClassDataArchive#ready}).
      */
     public void awaitReady(Duration timeout, Probe probe) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -104,6 +105,11 @@ public final class ServerProcess implements AutoCloseable {
             }
             try {
                 probe.check();
+                if (!archive.ready(process.toHandle())) {
+                    throw new ServerStartException(name + " exited as its class-data archive was dumped (the JVM"
+                            + " refused the class path; the next start runs without one); " + log + " ends with:\n"
+                            + logTail(20), true);
+                }
                 return;
             } catch (ServerStartException e) {
                 throw e;
@@ -142,7 +148,7 @@ public final class ServerProcess implements AutoCloseable {
     /** SIGKILL, no shutdown (a crash, the OOM killer); waits for the exit. */
     public void kill() {
         kill(process, STOP_GRACE);
-        archive.exited(false);
+        archive.exited();
     }
 
     /** SIGKILL to a process of the stack (a server, a service) and its descendants; waits up to {@code wait}. */
@@ -181,7 +187,7 @@ public final class ServerProcess implements AutoCloseable {
     @Override
     public void close() {
         if (!process.isAlive()) {
-            archive.exited(false);
+            archive.exited();
             return;
         }
         if (frozen) {
@@ -206,7 +212,7 @@ public final class ServerProcess implements AutoCloseable {
         if (process.isAlive()) {
             LOG.log(Level.SEVERE, () -> name + " (pid " + process.pid() + ") is still running after SIGKILL");
         }
-        archive.exited(stopped && !process.isAlive());
+        archive.exited();
     }
 
     private boolean bindFailed() {

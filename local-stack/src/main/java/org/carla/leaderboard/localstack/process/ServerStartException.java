@@ -1,16 +1,19 @@
 package org.carla.leaderboard.localstack.process;
 
-/** A local server did not become ready; {@link #portInUse()} tells whether another port may help. */
+/**
+ * A local server did not become ready; {@link #retryable()} tells whether another start may help: on another port, or
+ * without the class-data archive whose dump stopped it.
+ */
 public final class ServerStartException extends IllegalStateException {
 
-    private final boolean portInUse;
+    private final boolean retryable;
 
-    public ServerStartException(String message, boolean portInUse) {
+    public ServerStartException(String message, boolean retryable) {
         super(message);
-        this.portInUse = portInUse;
+        this.retryable = retryable;
     }
 
-    public boolean portInUse() {
-        return portInUse;
+    public boolean retryable() {
+        return retryable;
     }
 }

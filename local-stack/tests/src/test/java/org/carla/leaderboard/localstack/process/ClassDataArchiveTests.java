@@ -1,6 +1,7 @@
 package org.carla.leaderboard.localstack.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,17 +32,21 @@ class ClassDataArchiveTests {
     }
 
     @Test
-    void theFirstStopOnSigtermLeavesTheArchiveThatTheNextStartMaps() throws Exception {
+    void theFirstStartDumpsTheArchiveOnceReadyAndKeepsRunningWhileTheNextStartMapsIt() throws Exception {
         Path jar = jar(work.resolve("server.jar"));
         Path cache = work.resolve("cds");
 
-        ServerProcess first = started(ClassDataArchive.of(command(jar), cache), "first.log");
+        ClassDataArchive making = ClassDataArchive.of(command(jar), cache);
+        assertThat(making.makes()).isTrue();
+        ServerProcess first = ServerProcess.start("sleeper", making, work, work.resolve("first.log"));
         assertThat(ClassDataArchive.of(command(jar), cache).command()).as("while the first makes it")
                 .isEqualTo(command(jar));
-        first.close();
+        awaitUp(first);
         try (var files = Files.list(cache)) {
-            assertThat(files.map(f -> f.getFileName().toString())).singleElement().asString().endsWith(".jsa");
+            assertThat(files.map(f -> f.getFileName().toString())).as("the archive, and no lock")
+                    .singleElement().asString().endsWith(".jsa");
         }
+        assertThat(first.isAlive()).as("the server dumped from").isTrue();
 
         // -Xshare:on: the JVM refuses to start unless it maps the archive.
         var withSharingOn = new ArrayList<>(command(jar));
@@ -50,15 +55,17 @@ class ClassDataArchiveTests {
         assertThat(archive.command()).anyMatch(option -> option.startsWith("-XX:SharedArchiveFile="));
         ServerProcess second = started(archive, "second.log");
         second.close();
+        first.close();
         assertThat(work.resolve("second.log")).content().doesNotContain("shared archive");
     }
 
     @Test
-    void aKilledMakerLeavesNoArchiveAndTheNextStartMakesOne() throws Exception {
+    void aMakerKilledBeforeItIsReadyLeavesNoArchiveAndTheNextStartMakesOne() throws Exception {
         Path jar = jar(work.resolve("server.jar"));
         Path cache = work.resolve("cds");
 
-        ServerProcess killed = started(ClassDataArchive.of(command(jar), cache), "killed.log");
+        ServerProcess killed = ServerProcess.start("sleeper", ClassDataArchive.of(command(jar), cache), work,
+                work.resolve("killed.log"));
         killed.kill();
         try (var files = Files.list(cache)) {
             assertThat(files).as("no archive, no lock").isEmpty();
@@ -67,9 +74,10 @@ class ClassDataArchiveTests {
     }
 
     @Test
-    void aClassPathTheJvmWillNotArchiveIsNotTriedAgain() throws Exception {
+    void aClassPathTheJvmWillNotArchiveGetsNoArchiveAndItsServerRuns() throws Exception {
         // As DynamoDB Local's jar: its manifest's Class-Path names its own folder before the jars its classes come
-        // from, and the JVM does not archive a class path with a non-empty folder before a used entry.
+        // from. The JVM does not archive a class path with a non-empty folder, and ends the process it is asked to
+        // dump such an archive from.
         jar(work.resolve("classes.jar"));
         Path jar = work.resolve("server.jar");
         try (var out = new JarOutputStream(Files.newOutputStream(jar), new java.util.jar.Manifest(
@@ -80,15 +88,38 @@ class ClassDataArchiveTests {
         }
         Path cache = work.resolve("cds");
 
-        ServerProcess first = started(ClassDataArchive.of(command(jar), cache), "first.log");
-        first.close();
+        ClassDataArchive none = ClassDataArchive.of(command(jar), cache);
+        assertThat(none.makes()).isFalse();
+        assertThat(none.command()).isEqualTo(command(jar));
+        ServerProcess server = started(none, "server.log");
+        assertThat(server.isAlive()).isTrue();
+        server.close();
+        assertThat(cache).doesNotExist();
+    }
 
-        ClassDataArchive next = ClassDataArchive.of(command(jar), cache);
-        assertThat(next.makes()).isFalse();
-        assertThat(next.command()).isEqualTo(command(jar));
-        try (var files = Files.list(cache)) {
-            assertThat(files.map(f -> f.getFileName().toString())).singleElement().asString().endsWith(".jsa.refused");
+    @Test
+    void aServerTheDumpStopsIsReportedAndItsClassPathIsNotTriedAgain() throws Exception {
+        // The manifest is read as the JVM reads it, so the one way left to make a dump fail is a folder the JVM meets
+        // after the key was taken: the named folder gets its first file once the start was decided.
+        Path folder = Files.createDirectories(work.resolve("lib"));
+        jar(work.resolve("classes.jar"));
+        Path jar = work.resolve("server.jar");
+        try (var out = new JarOutputStream(Files.newOutputStream(jar), new java.util.jar.Manifest(
+                new java.io.ByteArrayInputStream("Manifest-Version: 1.0\nClass-Path: lib/ classes.jar\n"
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8))))) {
+            out.putNextEntry(new JarEntry("README.txt"));
+            out.closeEntry();
         }
+        Path cache = work.resolve("cds");
+        ClassDataArchive making = ClassDataArchive.of(command(jar), cache);
+        assertThat(making.makes()).as("an empty folder is no reason to refuse").isTrue();
+        Files.writeString(folder.resolve("notes.txt"), "");
+
+        ServerProcess server = ServerProcess.start("sleeper", making, work, work.resolve("server.log"));
+        assertThatThrownBy(() -> awaitUp(server)).isInstanceOf(ServerStartException.class)
+                .hasMessageContaining("class-data archive").matches(e -> ((ServerStartException) e).retryable());
+        server.close();
+        assertThat(ClassDataArchive.of(command(jar), cache).makes()).as("refused from now on").isFalse();
     }
 
     @Test
