@@ -178,4 +178,15 @@ public final class ElasticMqServer extends LocalAwsServer {
         }
         super.close();
     }
+
+    /**
+     * ElasticMQ's own stop waits up to a minute for the requests in flight ({@code ServerBinding.terminate(1 minute)}
+     * in its {@code TheSQSRestServerBuilder}): a client's long poll holds it for up to 20 s. Every message it accepted
+     * is already committed to its store (H2, {@code WRITE_DELAY=0}), so the stack stops it after 3 s.
+     */
+    @Override
+    protected Duration stopGrace() {
+        return Duration.ofSeconds(3);
+    }
+
 }

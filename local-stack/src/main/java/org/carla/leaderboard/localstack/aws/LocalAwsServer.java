@@ -67,7 +67,7 @@ abstract class LocalAwsServer implements StackComponent, LocalServer {
                 endpoint = candidate;
                 break;
             } catch (ServerStartException e) {
-                process.close();
+                process.close(stopGrace());
                 if (!e.retryable() || context.port() != 0 || attempt == PORT_ATTEMPTS) {
                     throw e;
                 }
@@ -210,7 +210,12 @@ abstract class LocalAwsServer implements StackComponent, LocalServer {
     @Override
     public synchronized void close() {
         if (process != null) {
-            process.close();
+            process.close(stopGrace());
         }
+    }
+
+    /** How long a stop waits after SIGTERM before SIGKILL. */
+    protected Duration stopGrace() {
+        return ServerProcess.STOP_GRACE;
     }
 }

@@ -183,9 +183,14 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** SIGTERM, then SIGKILL when the server has not exited after the grace period; waits for the exit. */
+    /** SIGTERM, then SIGKILL when the server has not exited after {@link #STOP_GRACE}; waits for the exit. */
     @Override
     public void close() {
+        close(STOP_GRACE);
+    }
+
+    /** SIGTERM, then SIGKILL when the server has not exited after {@code grace}; waits for the exit. */
+    public void close(Duration grace) {
         if (!process.isAlive()) {
             archive.exited();
             return;
@@ -198,9 +203,9 @@ public final class ServerProcess implements AutoCloseable {
         process.destroy();
         boolean stopped = false;
         try {
-            stopped = process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            stopped = process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
             if (!stopped) {
-                LOG.warning(() -> name + " did not stop within " + STOP_GRACE + "; killing it");
+                LOG.warning(() -> name + " did not stop within " + grace + "; killing it");
                 process.destroyForcibly();
                 process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
             }
