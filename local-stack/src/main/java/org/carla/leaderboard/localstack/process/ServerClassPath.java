@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * The class path of a local server, as the module {@code local-stack/servers/<name>} recorded it at build time in
- * {@code META-INF/local-stack/<name>.classpath}, plus that module's own classes (its launcher). Native libraries
+ * {@code META-INF/local-stack/<name>.classpath}, plus that module's own classes (its launcher), from its jar when one
+ * was packaged from them. Native libraries
  * listed there (DynamoDB Local's sqlite4java) are kept apart from the class path entries.
  *
  * @param entries          jars and class folders, in the recorded order
@@ -60,7 +61,7 @@ public record ServerClassPath(List<Path> entries, List<Path> nativeLibraries) {
             throw new IllegalStateException("cannot read " + url + ": " + e.getMessage(), e);
         }
         var entries = new ArrayList<Path>();
-        entries.add(codeSource(url, resource));
+        entries.add(packaged(codeSource(url, resource), server));
         var nativeLibraries = new ArrayList<Path>();
         for (String element : recorded.split(java.io.File.pathSeparator)) {
             if (element.isBlank()) {
@@ -114,6 +115,37 @@ public record ServerClassPath(List<Path> entries, List<Path> nativeLibraries) {
             throw new IllegalStateException("cannot locate the module of " + url + ": " + e.getMessage(), e);
         }
         throw new IllegalStateException("cannot locate the module of " + url + " (neither a jar nor a folder)");
+    }
+
+    /**
+     * The module's jar instead of its class folder when one was packaged from those classes: Quarkus's test class
+     * loading resolves the reactor's modules to their {@code target/classes}, and the JVM archives no class path with a
+     * folder on it ({@link ClassDataArchive}). The folder when no jar there is at least as new as every file in it.
+     */
+    static Path packaged(Path module, String server) {
+        if (!Files.isDirectory(module) || module.getParent() == null) {
+            return module;
+        }
+        try (var files = Files.walk(module); var siblings = Files.list(module.getParent())) {
+            long newest = 0;
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                newest = Math.max(newest, Files.getLastModifiedTime(file).toMillis());
+            }
+            long classes = newest;
+            String prefix = "local-stack-server-" + server + "-";
+            return siblings.filter(jar -> jar.getFileName().toString().startsWith(prefix)
+                            && jar.getFileName().toString().endsWith(".jar") && Files.isRegularFile(jar))
+                    .filter(jar -> {
+                        try {
+                            return Files.getLastModifiedTime(jar).toMillis() >= classes;
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    })
+                    .findFirst().orElse(module);
+        } catch (IOException e) {
+            return module;
+        }
     }
 
     private static ClassLoader classLoader() {
