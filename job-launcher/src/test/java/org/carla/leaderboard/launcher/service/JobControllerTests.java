@@ -1,7 +1,9 @@
 package org.carla.leaderboard.launcher.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
@@ -13,6 +15,7 @@ import org.carla.leaderboard.domain.event.LaunchRequest;
 import org.carla.leaderboard.domain.track.LeaderboardVersion;
 import org.carla.leaderboard.domain.track.TrackSpec;
 import org.carla.leaderboard.launcher.job.JobEnd;
+import org.carla.leaderboard.launcher.job.JobMetadata;
 import org.carla.leaderboard.localstack.KubernetesComponent;
 import org.carla.leaderboard.localstack.ServiceAccount;
 import org.carla.leaderboard.localstack.testing.LocalStackResource;
@@ -63,6 +66,11 @@ import io.quarkus.test.junit.QuarkusTest;
         @ResourceArg(name = "local-stack.images.crash5.command./opt/pod-runtime/pod-runtime",
                 value = JobControllerTests.CRASHING),
         @ResourceArg(name = "local-stack.images.crash5.env.CRASHES", value = "5"),
+        // a pair that drives for 10 s: long enough to lose its node
+        @ResourceArg(name = "local-stack.images.slow.image", value = "registry\\.example\\.org/slow/[a-z]+:.*"),
+        @ResourceArg(name = "local-stack.images.slow.order", value = "10"),
+        @ResourceArg(name = "local-stack.images.slow.command./opt/pod-runtime/pod-runtime",
+                value = "[\"/bin/sh\", \"-c\", \"[ $0 = carla-version ] && exit 0; sleep 10\"]"),
         @ResourceArg(name = "local-stack.images.unpullable.image", value = "registry\\.example\\.org/missing/.*"),
         @ResourceArg(name = "local-stack.images.unpullable.order", value = "10"),
         @ResourceArg(name = "local-stack.images.unpullable.pull-error",
@@ -178,6 +186,28 @@ class JobControllerTests extends LauncherStory {
     }
 
     @Test
+    void aRunWhoseNodeIsLostMoreOftenThanItsBackoffLimitAllowsIsNotFailedForItAndFinishes() {
+        // A track allowing no resume: backoffLimit 1. The Job controller counts a pod lost with its node as a failed
+        // pod, so the second loss alone would fail the run (BackoffLimitExceeded) but for the launcher's allowance.
+        LaunchRequest base = request("loses its node twice", 1, 3600);
+        LaunchRequest request = LaunchRequest.of(base.submission(), 1, "registry.example.org/slow/agent:v1", false,
+                track("registry.example.org/slow/carla:v1", 3600, 0), base.requestedAt());
+        String name = launched(request);
+        assertThat(job(name).getSpec().getBackoffLimit()).isEqualTo(1);
+
+        for (int loss = 1; loss <= 2; loss++) {
+            await().atMost(Duration.ofMinutes(2)).until(() -> stack.jobRunner().loseNode(name));
+            int raised = 1 + loss;
+            await().atMost(Duration.ofMinutes(1)).until(() -> job(name).getSpec().getBackoffLimit() == raised);
+        }
+        assertThat(JobMetadata.disruptedPods(job(name))).as("each lost pod, counted once").hasSize(2)
+                .doesNotHaveDuplicates().allMatch(pod -> pod.startsWith(name + "-"));
+
+        JobFinished finished = awaitFinished(request);
+        assertThat(finished.outcome()).as("reason %s", finished.reason()).isEqualTo(Outcome.SUCCEEDED);
+    }
+
+    @Test
     @Order(Integer.MAX_VALUE)
     void theRunsAboveUsedEveryPermissionTheLaunchersRoleGrants() {
         var launcher = ServiceAccount.ofClassPath(getClass().getClassLoader()).orElseThrow();
@@ -193,9 +223,13 @@ class JobControllerTests extends LauncherStory {
     }
 
     private static TrackSpec track(String simulatorImage, long deadlineSeconds) {
+        return track(simulatorImage, deadlineSeconds, 1);
+    }
+
+    private static TrackSpec track(String simulatorImage, long deadlineSeconds, int allowedResumes) {
         return new TrackSpec("leaderboard-20", "SENSORS", "carla-leaderboard-20", LeaderboardVersion.V2_0,
                 "/workspace/leaderboard/data/routes_testing.xml", null, 4, 1, 1, "g5.12xlarge", simulatorImage,
                 "carla-leaderboard/leaderboard-20:latest", "carla-leaderboard/pod-runtime:latest", "vulkan",
-                deadlineSeconds, 1, false, null, Map.of(), null, null, 1);
+                deadlineSeconds, allowedResumes, false, null, Map.of(), null, null, 1);
     }
 }
