@@ -231,7 +231,10 @@ class ClaimedRoutesIT {
 
     /** Pod {@code index} of a run of two, one pair each: its index, its name, the host name an Indexed Job gives it. */
     private Map<String, String> podOfTwo(Pod pod, String submission, int index) throws IOException {
-        Map<String, String> env = podEnv(pod, submission, 1, "EVALUATOR_STANDIN_ROUTE_SECONDS", "2");
+        // The first pod's routes take 10 s and the second's 2 s: the second starts once the first has uploaded, and
+        // however slowly its JVMs start under load, the first cannot drive all five routes before it claims one.
+        Map<String, String> env = podEnv(pod, submission, 1, "EVALUATOR_STANDIN_ROUTE_SECONDS",
+                index == 0 ? "10" : "2");
         env.put("PODS", "2");
         env.put("JOB_COMPLETION_INDEX", Integer.toString(index));
         env.put("POD_NAME", "team-7-" + submission + "-r1-" + index + "-abcd" + index);
