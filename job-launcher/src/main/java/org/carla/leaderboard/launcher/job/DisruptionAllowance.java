@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 
 /**
@@ -24,11 +25,18 @@ public final class DisruptionAllowance {
     private DisruptionAllowance() {
     }
 
-    /** Whether the pod was disrupted: its {@code DisruptionTarget} condition is True. */
+    /** The pod's {@code DisruptionTarget} condition when it is True: the pod was disrupted. */
+    public static Optional<PodCondition> disruption(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+            return Optional.empty();
+        }
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())).findFirst();
+    }
+
+    /** Whether the pod was disrupted ({@link #disruption}). */
     public static boolean disrupted(Pod pod) {
-        return pod.getStatus() != null && pod.getStatus().getConditions() != null
-                && pod.getStatus().getConditions().stream()
-                        .anyMatch(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus()));
+        return disruption(pod).isPresent();
     }
 
     /** The Job's {@code backoffLimit}; the API server's default (6) when unset. */

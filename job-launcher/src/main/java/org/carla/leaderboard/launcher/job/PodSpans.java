@@ -63,10 +63,7 @@ public final class PodSpans {
                 return last.get();
             }
         }
-        var disrupted = pod.getStatus().getConditions() == null ? Optional.<Instant>empty()
-                : pod.getStatus().getConditions().stream()
-                        .filter(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus()))
-                        .map(c -> JobEnd.instant(c.getLastTransitionTime())).filter(Objects::nonNull).findFirst();
-        return disrupted.orElse(deletionSeen);
+        return DisruptionAllowance.disruption(pod).map(c -> JobEnd.instant(c.getLastTransitionTime()))
+                .orElse(deletionSeen);
     }
 }

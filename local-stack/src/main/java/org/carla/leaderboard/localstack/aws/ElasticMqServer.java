@@ -188,5 +188,4 @@ public final class ElasticMqServer extends LocalAwsServer {
     protected Duration stopGrace() {
         return Duration.ofSeconds(3);
     }
-
 }
