@@ -186,12 +186,16 @@ class EvalAiOutboxTests {
 
     /**
      * A relay that recorded a run's start and stopped before the run's next list (SIGKILL, its Lease lost) leaves
-     * EvalAI showing submitted: the relay that finds the run RUNNING with no partial results sent, without having seen
-     * it, tells EvalAI running with the run's Job after the run's next list.
+     * EvalAI showing submitted: the relay that finds the run RUNNING with no partial results sent, having seen it only
+     * pending, tells EvalAI running with the run's Job after the run's next list.
      */
     @Test
     void aRunningRunThisRelayNeverSawStartIsToldRunningAfterItsNextList() {
-        var given = GivenSubmission.submitted(stack, SENSORS).pending().runningAsRecordedElsewhere();
+        var given = GivenSubmission.submitted(stack, SENSORS).pending();
+        long challenge = given.identity.challengePk();
+        int listed = EvalAiCalls.lists(stack.evalAi().calls(), challenge).size();
+        clock.minutesUntil(() -> EvalAiCalls.lists(stack.evalAi().calls(), challenge).size() > listed + 1);
+        given.runningAsRecordedElsewhere();
 
         clock.minutesUntil(() -> !EvalAiCalls.runningUpdates(stack.evalAi().calls(), given.pk()).isEmpty());
 

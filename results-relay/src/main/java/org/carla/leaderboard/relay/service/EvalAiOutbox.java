@@ -57,7 +57,7 @@ import io.quarkus.scheduler.Scheduler;
  * It ticks every {@link Cadence#tick()} on the injected {@link Clock}, on the active replica only ({@link Standby});
  * what does not fit this service's share of EvalAI's throttle waits for a later tick (the list) or the run's next list
  * (an update). What it holds is in memory: after a restart or a new term the runs are found again in the index, a
- * waiting partial comes again with the run's next report, a {@code running} of a run not seen before is sent again
+ * waiting partial comes again with the run's next report, a {@code running} of a run not seen running before is sent again
  * after its list ({@link RunningReports#unannounced}), and a final not confirmed is left to the stuck rule
  * {@code unconfirmed-final}.
  */
@@ -108,7 +108,9 @@ public class EvalAiOutbox {
     /** The {@code running} update of a run whose pod started: after the run's next list. */
     void start(Start start) {
         synchronized (this) {
-            turn(start.record(), start.destination()).start = start;
+            Turn turn = turn(start.record(), start.destination());
+            turn.start = start;
+            turn.runningSeen = Math.max(turn.runningSeen, start.event().run());
         }
     }
 
@@ -167,7 +169,10 @@ public class EvalAiOutbox {
         return cadence.due(indexRead, clock.instant());
     }
 
-    /** The runs not over, as the index shows them now; a run seen for the first time may need its running again. */
+    /**
+     * The runs not over, as the index shows them now. A run found running that this process has not seen running (not
+     * known before, or known only before its start: its start handled by another replica) may need its running again.
+     */
     private void readIndex() {
         Instant started = clock.instant();
         boolean[] whole = { true };
@@ -180,11 +185,14 @@ public class EvalAiOutbox {
             indexRead = started;
             var seen = new HashSet<Long>();
             for (Found run : found) {
-                boolean unseen = !turns.containsKey(pk(run.record()));
-                Turn turn = turn(run.record(), run.destination());
+                var record = run.record();
+                Turn turn = turn(record, run.destination());
                 seen.add(turn.pk);
-                if (unseen && turn.start == null) {
-                    turn.start = RunningReports.unannounced(run, started).orElse(null);
+                if (record.is(SubmissionStatus.RUNNING) && turn.runningSeen < record.run()) {
+                    turn.runningSeen = record.run();
+                    if (turn.start == null) {
+                        turn.start = RunningReports.unannounced(run, started).orElse(null);
+                    }
                 }
             }
             if (whole[0]) {
@@ -533,6 +541,8 @@ public class EvalAiOutbox {
         Found notOver;
         /** When an update or the index last showed the run not over. */
         Instant touched;
+        /** The last run this process saw running, by its start or in the index; 0 when none. */
+        int runningSeen;
         Start start;
         Partial partial;
         Final confirmation;
