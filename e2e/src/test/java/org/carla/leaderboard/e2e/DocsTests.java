@@ -32,7 +32,9 @@ class DocsTests {
     static final Pattern SOURCE_LINE = Pattern.compile("`((?:[\\w.-]+/)*[\\w.-]+\\.java)?:(\\d+)`");
     /** Java statements: a line that starts with one is inside a member, not its declaration. */
     static final Set<String> STATEMENTS = Set.of("return", "throw", "if", "else", "for", "while", "do", "try",
-            "catch", "finally", "switch", "case", "default:", "break", "continue", "yield");
+            "catch", "finally", "switch", "case", "default:", "break", "continue", "yield", "var", "super", "this");
+    /** A call or an assignment through a dotted name ({@code turns.remove(pk);}, {@code this.x = x;}): a statement. */
+    static final Pattern DOTTED_STATEMENT = Pattern.compile("[\\w$]+(?:\\.[\\w$]+)+(?:\\(|\\s*=[^=]).*");
 
     @Test
     void everyRelativeLinkOfTheDocumentsNamesAFileThatExists() {
@@ -131,7 +133,7 @@ class DocsTests {
                 || code.startsWith("/*") || code.startsWith("//")) {
             return false;
         }
-        return !STATEMENTS.contains(code.split("[\\s(;{]", 2)[0]);
+        return !STATEMENTS.contains(code.split("[\\s(;{.]", 2)[0]) && !DOTTED_STATEMENT.matcher(code).matches();
     }
 
     @Test
