@@ -57,8 +57,8 @@ import io.quarkus.scheduler.Scheduler;
  * It ticks every {@link Cadence#tick()} on the injected {@link Clock}, on the active replica only ({@link Standby});
  * what does not fit this service's share of EvalAI's throttle waits for a later tick (the list) or the run's next list
  * (an update). What it holds is in memory: after a restart or a new term the runs are found again in the index, a
- * waiting partial comes again with the run's next report, a {@code running} of a run not seen running before is sent again
- * after its list ({@link RunningReports#unannounced}), and a final not confirmed is left to the stuck rule
+ * waiting partial comes again with the run's next report, a {@code running} of a run not seen running before is sent
+ * again after its list ({@link RunningReports#unannounced}), and a final not confirmed is left to the stuck rule
  * {@code unconfirmed-final}.
  */
 @ApplicationScoped
