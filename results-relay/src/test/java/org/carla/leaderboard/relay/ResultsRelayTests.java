@@ -248,7 +248,8 @@ class ResultsRelayTests {
         given.send(given.jobStarted());
 
         String control = given.id() + "/control/cancel";
-        await().atMost(PATIENCE).until(() -> stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control))
+        // Noticed at the run's first list, a minute after its submission.
+        clock.minutesUntil(() -> stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control))
                 .keyCount() == 1);
         assertThat(EvalAiCalls.runningUpdates(stack.evalAi().calls(), given.pk())).isEmpty();
         assertThat(given.onEvalAi().status()).isEqualTo("cancelled");

@@ -288,7 +288,8 @@ class VerdictTests {
         stack.evalAi().cancel(given.pk());
         given.send(given.jobStarted());
         String control = given.id() + "/control/cancel";
-        await().atMost(PATIENCE).until(() -> stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control))
+        // Noticed at the run's first list, a minute after its submission.
+        clock.minutesUntil(() -> stack.s3().listObjectsV2(r -> r.bucket(given.bucket).prefix(control))
                 .keyCount() == 1);
 
         given.statusFiles(StatusFiles.SIMULATION_CANCEL);
