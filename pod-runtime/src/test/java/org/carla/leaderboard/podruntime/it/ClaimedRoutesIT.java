@@ -337,11 +337,14 @@ class ClaimedRoutesIT {
             assertThat(inFlight).as("routes were in flight when the node was lost").isNotEmpty();
         }
         replacementDrivesOnlyWhatWasNotFinished(submission, finishedBefore);
+        // Under load the first pod's own 5 s leases may have lapsed once before (taken over by its other pair).
         assertThat(ledger(submission).read().entries()).filteredOn(e -> inFlight.contains(e.key().routeId()))
                 .as("each route in flight was taken over once its lease lapsed, and driven to its end")
-                .allSatisfy(entry -> assertThat(entry.attempts()).extracting(a -> a.outcome())
-                        .containsExactly(AttemptOutcome.INFRASTRUCTURE, AttemptOutcome.DONE))
-                .allSatisfy(entry -> assertThat(entry.attempts().get(0).reason()).startsWith("lease lapsed at"));
+                .allSatisfy(entry -> assertThat(entry.attempts()).last().extracting(a -> a.outcome())
+                        .isEqualTo(AttemptOutcome.DONE))
+                .allSatisfy(entry -> assertThat(entry.attempts().subList(0, entry.attempts().size() - 1)).isNotEmpty()
+                        .allSatisfy(a -> assertThat(a.outcome()).isEqualTo(AttemptOutcome.INFRASTRUCTURE))
+                        .allSatisfy(a -> assertThat(a.reason()).startsWith("lease lapsed at")));
     }
 
     /** init to its end, then logcopy and two pairs, each container a process of its own. */
