@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -60,6 +61,15 @@ public final class GrantUsage {
 
     /** Every decision recorded in the {@code access.log} files under the folders (missing folders hold none). */
     public static List<Call> calls(List<Path> roots) {
+        return calls(roots, Instant.EPOCH);
+    }
+
+    /**
+     * The decisions recorded since {@code since} in the {@code access.log} files under the folders: a build's own,
+     * when {@code target/} folders still hold the logs of earlier builds, made by other code against another template.
+     */
+    public static List<Call> calls(List<Path> roots, Instant since) {
+        long from = since.toEpochMilli();
         var calls = new ArrayList<Call>();
         for (Path root : roots) {
             if (!Files.isDirectory(root)) {
@@ -69,7 +79,7 @@ public final class GrantUsage {
                 for (Path file : files.filter(f -> f.getFileName().toString().equals("access.log")).toList()) {
                     for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
                         String[] fields = line.split("\t", -1);
-                        if (fields.length == 5) {
+                        if (fields.length == 5 && madeSince(fields[0], from)) {
                             calls.add(new Call(fields[1].equals("ALLOW"), fields[2], fields[3], fields[4]));
                         }
                     }
@@ -79,6 +89,14 @@ public final class GrantUsage {
             }
         }
         return calls;
+    }
+
+    private static boolean madeSince(String epochMillis, long from) {
+        try {
+            return Long.parseLong(epochMillis) >= from;
+        } catch (NumberFormatException e) {
+            return false; // not a line DecisionLog wrote
+        }
     }
 
     /**

@@ -67,4 +67,22 @@ class GrantUsageTests {
         assertThat(GrantUsage.refusals(calls, deployment)).as("a refusal on what the template does not create is none of its")
                 .containsExactly(Map.entry("DENY relay s3:PutObject arn:aws:s3:::files/sub-1/control/cancel", 1));
     }
+
+    @Test
+    void anEarlierBuildsDecisionsLeftInTargetAreNotThisBuilds(@TempDir Path runs) throws IOException {
+        Path log = Files.createDirectories(runs.resolve("stack/s3")).resolve("access.log");
+        Files.writeString(log, String.join("\n",
+                "1000\tDENY\trelay\ts3:PutObject\tarn:aws:s3:::files/sub-1/control/cancel",
+                "2000\tALLOW\trelay\ts3:GetObject\tarn:aws:s3:::files/sub-1/a",
+                "not-a-time\tDENY\trelay\ts3:PutObject\tarn:aws:s3:::files/sub-1/control/cancel") + "\n");
+        var deployment = Deployment.of(TEMPLATE, new java.util.Properties(), "1", "r", Map.of());
+
+        var calls = GrantUsage.calls(List.of(runs), java.time.Instant.ofEpochMilli(2000));
+
+        assertThat(calls).extracting(GrantUsage.Call::toString)
+                .containsExactly("ALLOW relay s3:GetObject arn:aws:s3:::files/sub-1/a");
+        assertThat(GrantUsage.refusals(calls, deployment)).isEmpty();
+        assertThat(GrantUsage.refusals(GrantUsage.calls(List.of(runs)), deployment)).as("every build's")
+                .containsOnlyKeys("DENY relay s3:PutObject arn:aws:s3:::files/sub-1/control/cancel");
+    }
 }
