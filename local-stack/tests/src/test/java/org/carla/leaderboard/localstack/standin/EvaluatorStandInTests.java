@@ -67,6 +67,17 @@ class EvaluatorStandInTests {
         return EvaluatorStandIn.of(LeaderboardVersion.V2_0, args, env).run();
     }
 
+    /** The evaluator run on another thread, as the test goes on (its exit code when it ends). */
+    private static CompletableFuture<Integer> runInBackground(List<String> args, Map<String, String> env) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return run(args, env);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
     private static Map<String, String> env(String... pairs) {
         Map<String, String> env = new HashMap<>(Map.of("EVALUATOR_STANDIN_ROUTE_SECONDS", "0.1", "SUBMISSION_ID", "42"));
         for (int i = 0; i < pairs.length; i += 2) {
@@ -112,13 +123,7 @@ class EvaluatorStandInTests {
     void carlaGoingAwayIsASimulationCrashAndResumeRepeatsOnlyThatRoute() throws Exception {
         startCarla(Optional.empty());
         Path checkpoint = temp.resolve("agent_results.json");
-        var driving = CompletableFuture.supplyAsync(() -> {
-            try {
-                return run(args(checkpoint, "0-7", false), env("EVALUATOR_STANDIN_ROUTE_SECONDS", "0.2"));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        var driving = runInBackground(args(checkpoint, "0-7", false), env("EVALUATOR_STANDIN_ROUTE_SECONDS", "0.2"));
 
         // CARLA goes away once three routes are in the checkpoint, however slow the machine
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
@@ -284,13 +289,7 @@ class EvaluatorStandInTests {
                     .patch("/api/jobs/challenge/1/update_submission/").then().statusCode(200);
             var env = env(HeldRoute.AT_ROUTE, "2", HeldRoute.UNTIL_SHOWN, evalAi.controlUrl() + "/submissions/" + pk,
                     HeldRoute.UNTIL_ROUTES, "1");
-            var run = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return run(args(checkpoint, "1-2", false), env);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            var run = runInBackground(args(checkpoint, "1-2", false), env);
 
             await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
                     .until(() -> ResultsJson.read(checkpoint).checkpoint().records().size() == 2);
