@@ -14,12 +14,14 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 /**
  * The kubelet's view of one container of a pod; changed only on its pod's thread ({@code process} read anywhere).
  * {@code restarts} is the container's {@code restartCount}: it grows when the kubelet starts the container again, not
- * when it exits (a container waiting in CrashLoopBackOff shows the count of the run that failed).
+ * when it exits (a container waiting in CrashLoopBackOff shows the count of the run that failed). A sidecar is an init
+ * container with {@code restartPolicy: Always} (a restartable init container): it is ready while it runs.
  */
 final class ContainerRun {
 
     final Container spec;
     final boolean init;
+    final boolean sidecar;
     int restarts;
     volatile Process process;
     /** The current run's {@link ContainerProcesses} id; null before the first start. */
@@ -36,6 +38,7 @@ final class ContainerRun {
     ContainerRun(Container spec, boolean init) {
         this.spec = spec;
         this.init = init;
+        this.sidecar = init && "Always".equals(spec.getRestartPolicy());
     }
 
     String name() {
@@ -72,7 +75,7 @@ final class ContainerRun {
         return new ContainerStatusBuilder().withName(spec.getName()).withImage(spec.getImage())
                 .withImageID(everStarted() || current != null ? imageId(spec.getImage()) : "")
                 .withRestartCount(restarts).withState(state).withLastState(lastState)
-                .withReady(current != null && !init).withStarted(current != null)
+                .withReady(current != null && (!init || sidecar)).withStarted(current != null)
                 .withContainerID(current == null ? null : "local://" + current.pid()).build();
     }
 

@@ -6,6 +6,8 @@ import java.util.regex.Pattern;
 
 import org.carla.leaderboard.localstack.kubernetes.rbac.ApiStatus.FieldError;
 
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
 
@@ -15,7 +17,9 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
  * order: {@code parallelism} and {@code completions} not negative; {@code completionMode} NonIndexed or Indexed; an
  * Indexed Job needs {@code completions} and at most 100000 {@code parallelism} (completions may exceed parallelism,
  * and parallelism completions); a {@code podFailurePolicy} needs {@code restartPolicy: Never}; an Indexed Job's last
- * pod host name {@code <name>-<completions-1>} must be a DNS-1123 label. Everything else is accepted as stored.
+ * pod host name {@code <name>-<completions-1>} must be a DNS-1123 label. Of the pod template (core validation.go
+ * {@code validateInitContainers}, {@code validateContainers}, 1.33): an init container's {@code restartPolicy} may only
+ * be Always (a sidecar), a regular container may have none. Everything else is accepted as stored.
  */
 final class JobValidation {
 
@@ -63,6 +67,9 @@ final class JobValidation {
                         "only \"Never\" is supported when podFailurePolicy is specified"));
             }
         }
+        if (spec.getTemplate() != null && spec.getTemplate().getSpec() != null) {
+            errors.addAll(containerRestartPolicies(spec.getTemplate().getSpec()));
+        }
         String name = job.getMetadata() == null ? null : job.getMetadata().getName();
         if (indexed && name != null && spec.getCompletions() != null && spec.getCompletions() > 0) {
             // The controller gives each pod the host name <name>-<index>: the last must be a DNS label.
@@ -70,6 +77,26 @@ final class JobValidation {
             if (lastHostname.length() > 63 || !DNS_1123_LABEL.matcher(lastHostname).matches()) {
                 errors.add(FieldError.invalid("metadata.name", "\"" + name + "\"",
                         "will not able to create pod with invalid DNS label: " + lastHostname));
+            }
+        }
+        return errors;
+    }
+
+    private static List<FieldError> containerRestartPolicies(PodSpec pod) {
+        List<FieldError> errors = new ArrayList<>();
+        List<Container> init = pod.getInitContainers() == null ? List.of() : pod.getInitContainers();
+        for (int index = 0; index < init.size(); index++) {
+            String policy = init.get(index).getRestartPolicy();
+            if (policy != null && !"Always".equals(policy)) {
+                errors.add(FieldError.notSupported("spec.template.spec.initContainers[" + index + "].restartPolicy",
+                        policy, List.of("Always")));
+            }
+        }
+        List<Container> containers = pod.getContainers() == null ? List.of() : pod.getContainers();
+        for (int index = 0; index < containers.size(); index++) {
+            if (containers.get(index).getRestartPolicy() != null) {
+                errors.add(FieldError.forbidden("spec.template.spec.containers[" + index + "].restartPolicy",
+                        "may not be set for non-init containers"));
             }
         }
         return errors;

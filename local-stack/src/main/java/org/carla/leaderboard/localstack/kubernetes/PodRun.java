@@ -32,6 +32,8 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
  * One pod of a Job, run as local processes: the scheduler's part (a pod that requests a GPU waits, unschedulable, for
  * {@link GpuCapacity}) and the kubelet's (init containers one after another, then all containers at once; images that
  * cannot be pulled; restarts under {@code restartPolicy: OnFailure} with the kubelet's back-off, the first at once;
+ * sidecars — init containers with {@code restartPolicy: Always} —, each started before the next init container and
+ * restarted after any exit under any pod restart policy, stopped last first once the regular containers are done;
  * the pod's phase as the kubelet computes it; graceful deletion; the node lost, a node-pressure eviction, a node shut
  * down for a spot interruption). Every change runs on the pod's own single thread, so its bookkeeping needs no locks;
  * each published status is handed to the {@link Owner}, the Job controller's part ({@link JobRun}).
@@ -74,6 +76,8 @@ final class PodRun {
     private PodLayout layout;
     private Pod pod;
     private String scheduledAt;
+    /** The next init container to start: init containers run one after another, a sidecar's start lets the next go. */
+    private int initNext;
     private boolean initDone;
     private boolean initFailed;
     /** The kubelet is done with it: deleted, disrupted, or every container ended for good. */
@@ -294,6 +298,7 @@ final class PodRun {
     // The kubelet's part
 
     private void runInit(int index) {
+        initNext = index;
         if (index < initContainers.size()) {
             launch(initContainers.get(index));
         } else {
@@ -337,6 +342,10 @@ final class PodRun {
         LOG.infof("job %s: container %s started (pid %d, restart %d)", jobName, container.spec.getName(),
                 process.pid(), container.restarts);
         publish();
+        if (container.sidecar && !initDone && initContainers.indexOf(container) == initNext) {
+            // A sidecar without a startup probe has started once it runs: the next init container may start.
+            runInit(initNext + 1);
+        }
         process.onExit().thenAcceptAsync(done -> {
             // The main process is gone: so is the container, every process of it (its PID namespace in a cluster).
             ContainerProcesses.kill(runId, done.toHandle());
@@ -375,13 +384,19 @@ final class PodRun {
         ContainerState terminated = container.terminated(exitCode, reason, message, finishedAt);
         LOG.infof("job %s: container %s exited with %d (%s)", jobName, container.spec.getName(), exitCode, reason);
         container.state = terminated;
+        if (container.sidecar) {
+            // A sidecar is restarted whatever its exit code and the pod's restart policy.
+            publish();
+            restartLater(container, terminated);
+            return;
+        }
         if (exitCode == 0) {
             container.succeeded = true;
             publish();
             if (container.init) {
                 runInit(initContainers.indexOf(container) + 1);
             } else if (containers.stream().allMatch(c -> c.succeeded)) {
-                finish("Succeeded");
+                complete("Succeeded");
             }
             return;
         }
@@ -390,11 +405,16 @@ final class PodRun {
             initFailed |= container.init;
             publish();
             if (initFailed || allMainContainersEnded()) {
-                finish("Failed");
+                complete("Failed");
             }
             return;
         }
         publish();
+        restartLater(container, terminated);
+    }
+
+    /** After the kubelet's back-off (none the first time), with CrashLoopBackOff shown while it waits. */
+    private void restartLater(ContainerRun container, ContainerState terminated) {
         Duration delay = restartDelay(container);
         if (!delay.isZero()) {
             container.lastState = terminated;
@@ -458,6 +478,15 @@ final class PodRun {
         }));
     }
 
+    /**
+     * The regular containers are done and none will run again: the kubelet kills the pod, which leaves only its
+     * sidecars to stop (last first), and the phase is final; the sidecars' exit codes do not count for it.
+     */
+    private void complete(String phase) {
+        stopProcesses(gracePeriod());
+        finish(phase);
+    }
+
     /** The pod's phase is final: its node (GPU) is free, its thread goes once the status is out. */
     private void finish(String phase) {
         finished = true;
@@ -497,10 +526,24 @@ final class PodRun {
                 && c.state.getTerminated().getExitCode() == 0) ? "Succeeded" : "Failed";
     }
 
+    /**
+     * The kubelet's {@code killPod}: SIGTERM to the regular containers (and a running init container) at once, then to
+     * each sidecar, last first, once those before it ended; SIGKILL to what is left when the grace period is over.
+     */
     private void stopProcesses(Duration grace) {
         finished = true;
-        List<ContainerRun> running = allContainers().stream().filter(c -> c.process != null).toList();
-        ContainerProcesses.stop(mains(running), grace);
+        long deadline = System.nanoTime() + grace.toNanos();
+        stopNow(allContainers().stream().filter(c -> c.process != null && !c.sidecar).toList(), deadline);
+        for (int index = initContainers.size() - 1; index >= 0; index--) {
+            ContainerRun sidecar = initContainers.get(index);
+            if (sidecar.sidecar && sidecar.process != null) {
+                stopNow(List.of(sidecar), deadline);
+            }
+        }
+    }
+
+    private static void stopNow(List<ContainerRun> running, long deadline) {
+        ContainerProcesses.stop(mains(running), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         for (ContainerRun container : running) {
             int exitCode = container.process.isAlive() ? 137 : container.process.exitValue();
             container.state = container.terminated(exitCode, exitCode == 0 ? "Completed" : "Error", null,
@@ -542,8 +585,10 @@ final class PodRun {
         boolean scheduled = scheduledAt != null;
         List<PodCondition> podConditions = new ArrayList<>(conditions.of(new PodConditions.Facts(scheduled,
                 capacity.unschedulableMessage(),
-                initContainers.stream().filter(c -> !c.succeeded).map(ContainerRun::name).toList(),
-                containers.stream().filter(c -> c.process == null).map(ContainerRun::name).toList(),
+                initContainers.stream().filter(c -> c.sidecar ? !initDone && c.process == null : !c.succeeded)
+                        .map(ContainerRun::name).toList(),
+                allContainers().stream().filter(c -> (c.sidecar || !c.init) && c.process == null)
+                        .map(ContainerRun::name).toList(),
                 "Succeeded".equals(phase))));
         if (disruption != null) {
             podConditions.add(0, conditions.disruptionTarget(disruption.conditionReason(), disruption.message()));

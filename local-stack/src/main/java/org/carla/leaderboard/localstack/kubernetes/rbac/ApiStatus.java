@@ -83,6 +83,11 @@ public final class ApiStatus {
             return new FieldError(field, "FieldValueRequired", "Required value: " + detail);
         }
 
+        /** {@code Forbidden: detail}. */
+        public static FieldError forbidden(String field, String detail) {
+            return new FieldError(field, "FieldValueForbidden", "Forbidden: " + detail);
+        }
+
         /** {@code Unsupported value: "v": supported values: "a", "b"}. */
         public static FieldError notSupported(String field, String value, List<String> supported) {
             return new FieldError(field, "FieldValueNotSupported", "Unsupported value: \"" + value

@@ -17,7 +17,8 @@ import java.util.Arrays;
  * writes whether it could read each of them, and its identity, to OUT; {@code mkdir DIR} makes a world-writable
  * folder; {@code identity FILE} writes its identity;
  * {@code install DIR} copies {@code /bin/true} to {@code DIR/pod-runtime}; {@code say TEXT [CODE]} prints TEXT on
- * stdout and stderr and exits with CODE.
+ * stdout and stderr and exits with CODE; {@code serve FILE} appends {@code start MILLIS}, then runs until SIGTERM, on
+ * which it appends {@code stop MILLIS} (and the JVM exits 143); {@code await FILE} exits 0 once FILE exists.
  */
 public final class ContainerProgram {
 
@@ -87,6 +88,23 @@ public final class ContainerProgram {
                 System.out.println("out: " + args[1]);
                 System.err.println("err: " + args[1]);
                 System.exit(args.length > 2 ? Integer.parseInt(args[2]) : 0);
+            }
+            case "serve" -> {
+                Path file = Path.of(args[1]);
+                append(file, "start " + System.currentTimeMillis());
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        append(file, "stop " + System.currentTimeMillis());
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }));
+                Thread.sleep(300_000);
+            }
+            case "await" -> {
+                while (!Files.exists(Path.of(args[1]))) {
+                    Thread.sleep(50);
+                }
             }
             default -> throw new IllegalArgumentException(args[0]);
         }

@@ -2,7 +2,11 @@ package org.carla.leaderboard.localstack.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
@@ -45,6 +49,21 @@ class JobValidationTests {
         assertThat(JobValidation.errors(job(name, null, 11, 11))).as("NonIndexed: no host names").isEmpty();
         assertThat(JobValidation.errors(job("a.b", "Indexed", 1, 1))).extracting(Object::toString)
                 .singleElement().asString().endsWith("invalid DNS label: a.b-0");
+    }
+
+    @Test
+    void onlyAnInitContainerMayHaveARestartPolicyAndOnlyAlways() {
+        Job job = job("pods", null, 1, 1);
+        job.getSpec().getTemplate().getSpec().setInitContainers(List.of(
+                new ContainerBuilder().withName("sidecar").withRestartPolicy("Always").build(),
+                new ContainerBuilder().withName("retried").withRestartPolicy("OnFailure").build()));
+        job.getSpec().getTemplate().getSpec().setContainers(List.of(new ContainerBuilder().withName("main").build(),
+                new ContainerBuilder().withName("restarting").withRestartPolicy("Always").build()));
+
+        assertThat(JobValidation.errors(job)).extracting(Object::toString).containsExactly(
+                "spec.template.spec.initContainers[1].restartPolicy: Unsupported value: \"OnFailure\": supported"
+                        + " values: \"Always\"",
+                "spec.template.spec.containers[1].restartPolicy: Forbidden: may not be set for non-init containers");
     }
 
     @Test
