@@ -17,6 +17,7 @@ import org.carla.leaderboard.domain.event.JobFinished.ContainerOutcome;
 import org.carla.leaderboard.domain.event.JobFinished.Outcome;
 import org.carla.leaderboard.domain.event.JobStarted;
 import org.carla.leaderboard.domain.event.LaunchRequest;
+import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.launcher.job.JobMetadata;
 import org.carla.leaderboard.launcher.job.SubmissionJob;
 import org.carla.leaderboard.messaging.QueuesConfig;
@@ -249,7 +250,7 @@ class JobLifecycleTests extends LauncherStory {
         LaunchRequest request = request("metrics");
         recorded(request);
         send(request);
-        awaitJob(request);
+        String jobName = awaitJob(request).getMetadata().getName();
 
         given().when().get("/q/health/ready").then().statusCode(200)
                 .body("checks.find { it.name == 'kubernetes-api' }.status", is("UP"))
@@ -263,7 +264,12 @@ class JobLifecycleTests extends LauncherStory {
                 .body("checks.find { it.name == 'dependencies' }.data.kubernetes", is("up"))
                 .body("checks.find { it.name == 'dependencies' }.data.sqs", is("up"))
                 .body("checks.find { it.name == 'dependencies' }.data.dynamodb", is("up"));
-        // The running gauge reads the informer's cache, which learns of the Job a moment after the API server.
+        // The running gauge reads the informer's cache, which learns of the Job a moment after the API server (or,
+        // after its watch broke, once it watches again): what the cache holds is said if it never learns of it.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(watcher.jobs())
+                .as(() -> "the launcher's cache of Jobs (watching: " + watcher.watching() + ", the Job in the API: "
+                        + job(jobName) + ")")
+                .anyMatch(job -> job.getMetadata().getName().equals(jobName) && !JobEnd.ending(job)));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
                 given().when().get("/q/metrics").then().statusCode(200).extract().asString())
                 .containsPattern("leaderboard_launcher_jobs_created_total(\\{[^}]*\\})? [1-9]")
