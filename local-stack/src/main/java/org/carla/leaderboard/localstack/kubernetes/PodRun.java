@@ -543,6 +543,10 @@ final class PodRun {
     }
 
     private static void stopNow(List<ContainerRun> running, long deadline) {
+        if (running.isEmpty()) {
+            // nothing to signal, and no look through /proc for processes of no container
+            return;
+        }
         ContainerProcesses.stop(mains(running), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         for (ContainerRun container : running) {
             int exitCode = container.process.isAlive() ? 137 : container.process.exitValue();

@@ -17,8 +17,9 @@ import java.util.Arrays;
  * writes whether it could read each of them, and its identity, to OUT; {@code mkdir DIR} makes a world-writable
  * folder; {@code identity FILE} writes its identity;
  * {@code install DIR} copies {@code /bin/true} to {@code DIR/pod-runtime}; {@code say TEXT [CODE]} prints TEXT on
- * stdout and stderr and exits with CODE; {@code serve FILE} appends {@code start MILLIS}, then runs until SIGTERM, on
- * which it appends {@code stop MILLIS} (and the JVM exits 143); {@code await FILE} exits 0 once FILE exists.
+ * stdout and stderr and exits with CODE; {@code serve FILE} runs until SIGTERM, on which it appends
+ * {@code stop MILLIS} (and the JVM exits 143), and appends {@code start MILLIS} once it would; {@code await FILE [OUT]}
+ * exits 0 once FILE exists, after appending the time to OUT.
  */
 public final class ContainerProgram {
 
@@ -91,7 +92,6 @@ public final class ContainerProgram {
             }
             case "serve" -> {
                 Path file = Path.of(args[1]);
-                append(file, "start " + System.currentTimeMillis());
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                     try {
                         append(file, "stop " + System.currentTimeMillis());
@@ -99,11 +99,15 @@ public final class ContainerProgram {
                         throw new java.io.UncheckedIOException(e);
                     }
                 }));
+                append(file, "start " + System.currentTimeMillis());
                 Thread.sleep(300_000);
             }
             case "await" -> {
                 while (!Files.exists(Path.of(args[1]))) {
                     Thread.sleep(50);
+                }
+                if (args.length > 2) {
+                    append(Path.of(args[2]), Long.toString(System.currentTimeMillis()));
                 }
             }
             default -> throw new IllegalArgumentException(args[0]);
