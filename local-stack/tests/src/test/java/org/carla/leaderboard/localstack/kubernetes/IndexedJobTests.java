@@ -25,8 +25,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 
 /**
  * An Indexed Job ({@code completionMode: Indexed}, {@code completions} = {@code parallelism} = 2) as the Job controller
@@ -43,17 +41,8 @@ class IndexedJobTests extends LocalJobRunnerFixture {
     private Watch watch;
 
     @BeforeEach
-    void watchPods() {
-        watch = client.pods().watch(new Watcher<>() {
-            @Override
-            public void eventReceived(Action action, Pod pod) {
-                seen.put(pod.getMetadata().getName(), pod);
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {
-            }
-        });
+    void watchEveryPod() {
+        watch = watchPods(pod -> seen.put(pod.getMetadata().getName(), pod));
     }
 
     @AfterEach

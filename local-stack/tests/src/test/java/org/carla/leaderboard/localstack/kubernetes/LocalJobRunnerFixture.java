@@ -102,6 +102,20 @@ abstract class LocalJobRunnerFixture {
                 .endSpec().endTemplate().endSpec().build();
     }
 
+    /** A watch of every pod of the namespace that hands each pod it is told of to {@code seen}; the caller closes it. */
+    io.fabric8.kubernetes.client.Watch watchPods(java.util.function.Consumer<Pod> seen) {
+        return client.pods().watch(new io.fabric8.kubernetes.client.Watcher<>() {
+            @Override
+            public void eventReceived(Action action, Pod pod) {
+                seen.accept(pod);
+            }
+
+            @Override
+            public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
+            }
+        });
+    }
+
     io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<Job, io.fabric8.kubernetes.api.model.batch.v1.JobList, ScalableResource<Job>> jobs() {
         return client.batch().v1().jobs().inNamespace(KubernetesApiServer.SUBMISSIONS_NAMESPACE);
     }

@@ -23,8 +23,6 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyBuilder;
 import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 
 /**
  * A pod lost with its node, evicted for node pressure or interrupted with its spot instance is marked as a cluster
@@ -41,19 +39,12 @@ class PodDisruptionTests extends LocalJobRunnerFixture {
     private Watch watch;
 
     @BeforeEach
-    void watchPods() throws Exception {
-        watch = client.pods().watch(new Watcher<>() {
-            @Override
-            public void eventReceived(Action action, Pod pod) {
-                seen.put(pod.getMetadata().getName(), pod);
-                if (pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null) {
-                    pod.getStatus().getContainerStatuses().stream().filter(c -> c.getState().getWaiting() != null)
-                            .forEach(c -> waits.add(c.getName() + ": " + c.getState().getWaiting().getReason()));
-                }
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {
+    void watchEveryPod() {
+        watch = watchPods(pod -> {
+            seen.put(pod.getMetadata().getName(), pod);
+            if (pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null) {
+                pod.getStatus().getContainerStatuses().stream().filter(c -> c.getState().getWaiting() != null)
+                        .forEach(c -> waits.add(c.getName() + ": " + c.getState().getWaiting().getReason()));
             }
         });
     }

@@ -20,8 +20,6 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 
 /**
  * Sidecars (init containers with {@code restartPolicy: Always}) as the kubelet runs them: each started before the
@@ -36,17 +34,8 @@ class SidecarTests extends LocalJobRunnerFixture {
     private Watch watch;
 
     @BeforeEach
-    void watchPods() {
-        watch = client.pods().watch(new Watcher<>() {
-            @Override
-            public void eventReceived(Action action, Pod pod) {
-                seen.add(pod);
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {
-            }
-        });
+    void watchEveryPod() {
+        watch = watchPods(seen::add);
     }
 
     @AfterEach
