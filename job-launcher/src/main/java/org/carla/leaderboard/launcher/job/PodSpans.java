@@ -16,9 +16,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 
 /**
  * When each pod of a run held its node, for the GPU-hours of a run of several pods: from its start ({@link PodStart})
- * to its end, the first known of: the last of its containers' ends once every one has ended; the kubelet's or the pod
- * garbage collector's {@code DisruptionTarget} (the node went, or the pod was evicted); the moment the watch saw its
- * deletion begin. A pod with none of these ran until the Job ended ({@code null}).
+ * to its end, the first known of: the last of its containers' ends (sidecars included) once every one has ended; the
+ * kubelet's or the pod garbage collector's {@code DisruptionTarget} (the node went, or the pod was evicted); the moment
+ * the watch saw its deletion begin. A pod with none of these ran until the Job ended ({@code null}).
  */
 public final class PodSpans {
 
@@ -53,8 +53,7 @@ public final class PodSpans {
         if (pod.getStatus() == null) {
             return deletionSeen;
         }
-        List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses() == null ? List.of()
-                : pod.getStatus().getContainerStatuses();
+        List<ContainerStatus> statuses = PodContainers.statuses(pod);
         if (!statuses.isEmpty() && statuses.stream().allMatch(s -> s.getState() != null
                 && s.getState().getTerminated() != null)) {
             Optional<Instant> last = statuses.stream().map(s -> JobEnd.instant(s.getState().getTerminated()

@@ -12,11 +12,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 
 /**
  * Whether a run's pod has started running, and when: only once every container of it has started (running, or ended
- * after a run), as the kubelet's phase says Running. A pod Pending has not: waiting for a node, for its init
- * containers, or with a container that never started — an image that cannot be pulled ({@code ErrImagePull},
- * {@code ImagePullBackOff}) while CARLA and logcopy already run is no start of the run. The start is the kubelet's
- * {@code status.startTime} (the pod reached its node: the wait for capacity is over), else the earliest start of one
- * of its containers.
+ * after a run), its sidecars included ({@link PodContainers}), as the kubelet's phase says Running. A pod Pending has
+ * not: waiting for a node, for its init containers, or with a container that never started — an image that cannot be
+ * pulled ({@code ErrImagePull}, {@code ImagePullBackOff}) while CARLA and logcopy already run is no start of the run.
+ * The start is the kubelet's {@code status.startTime} (the pod reached its node: the wait for capacity is over), else
+ * the earliest start of one of its containers.
  */
 public final class PodStart {
 
@@ -66,8 +66,7 @@ public final class PodStart {
     }
 
     private static Stream<ContainerStatus> containers(Pod pod) {
-        List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses();
-        return statuses == null ? Stream.empty() : statuses.stream();
+        return PodContainers.statuses(pod).stream();
     }
 
     /** Running, ended, or waiting to run again: not a container still waiting for its first run (its image). */

@@ -5,12 +5,16 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.console.config.ConsoleConfig;
 import org.carla.leaderboard.domain.pod.JobLabels;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -109,6 +113,14 @@ public class Cluster {
         if (pod.getStatus() != null) {
             phase = pod.getStatus().getPhase();
             startedAt = time(pod.getStatus().getStartTime());
+            // The pairs may run as sidecars (init containers with restartPolicy Always): listed with the rest.
+            Set<String> sidecars = sidecars(pod).stream().map(Container::getName).collect(Collectors.toSet());
+            for (ContainerStatus status : Objects.requireNonNullElse(pod.getStatus().getInitContainerStatuses(),
+                    List.<ContainerStatus>of())) {
+                if (sidecars.contains(status.getName())) {
+                    containers.add(container(status));
+                }
+            }
             if (pod.getStatus().getContainerStatuses() != null) {
                 for (ContainerStatus status : pod.getStatus().getContainerStatuses()) {
                     containers.add(container(status));
@@ -117,7 +129,9 @@ public class Cluster {
         }
         int gpus = 0;
         if (pod.getSpec() != null && pod.getSpec().getContainers() != null) {
-            for (var container : pod.getSpec().getContainers()) {
+            var running = new ArrayList<>(sidecars(pod));
+            running.addAll(pod.getSpec().getContainers());
+            for (var container : running) {
                 var resources = container.getResources();
                 Quantity limit = resources == null || resources.getLimits() == null ? null
                         : resources.getLimits().get(gpuResource);
@@ -133,7 +147,15 @@ public class Cluster {
                         labels.get(JobLabels.COMPLETION_INDEX))));
     }
 
-    private static ContainerView container(ContainerStatus status) {
+    /** The init containers of the pod that run beside its containers for its life: restartPolicy Always. */
+    private static List<Container> sidecars(Pod pod) {
+        if (pod.getSpec() == null || pod.getSpec().getInitContainers() == null) {
+            return List.of();
+        }
+        return pod.getSpec().getInitContainers().stream().filter(c -> "Always".equals(c.getRestartPolicy())).toList();
+    }
+
+        private static ContainerView container(ContainerStatus status) {
         var state = status.getState();
         if (state != null && state.getRunning() != null) {
             return new ContainerView(status.getName(), "running", null, null, orZero(status.getRestartCount()),
