@@ -28,6 +28,20 @@ class StatusFilesTests {
     }
 
     @Test
+    void restartsAreEachPairContainersStartsButItsFirstSummed() {
+        var names = List.of(StatusFiles.start(Role.AGENT, 1, 0), StatusFiles.start(Role.AGENT, 1, 1),
+                StatusFiles.start(Role.AGENT, 1, 2), "containers-status/" + StatusFiles.start(Role.SIMULATOR, 1, 0),
+                "containers-status/" + StatusFiles.start(Role.SIMULATOR, 1, 1), StatusFiles.start(Role.AGENT, 2, 0),
+                "agent-11.start0", "agent-11.start1", "agent-1.crash0", "agent-2.start");
+        assertThat(StatusFiles.start(Role.SIMULATOR, 3, 1)).isEqualTo("simulator-3.start1");
+        assertThat(StatusFiles.startCount(names, Role.AGENT, 1)).isEqualTo(3);
+        assertThat(StatusFiles.startCount(names, Role.AGENT, 2)).isEqualTo(1);
+        assertThat(StatusFiles.restarts(names, 2)).isEqualTo(3);
+        assertThat(StatusFiles.restarts(names, 11)).isEqualTo(4);
+        assertThat(StatusFiles.restarts(List.of(), 4)).isZero();
+    }
+
+    @Test
     void allDoneNeedsEveryDoneFile() {
         var names = new ArrayList<String>();
         for (int pair = 1; pair <= 4; pair++) {

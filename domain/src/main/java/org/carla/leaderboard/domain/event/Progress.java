@@ -46,7 +46,12 @@ public record Progress(int version, SubmissionRef submission, int run, int route
          * can write it); the worker pairs stop on it, so logcopy made its last upload and ended. No cancel was
          * requested and the run did not finish: {@code logcopy.done} is not written.
          */
-        UNREQUESTED_CANCEL
+        UNREQUESTED_CANCEL,
+        /**
+         * The pod's pair containers restarted as often as the track allows ({@code RESTART_LIMIT}): logcopy made its
+         * last upload and ended the pod with {@code RESTART_LIMIT_EXIT_CODE}, on which the Job fails.
+         */
+        RESTART_LIMIT
     }
 
     public Progress {

@@ -98,6 +98,14 @@ public final class PodEnvironment {
     public static final String LOGS_PERIOD = "LOGS_PERIOD";
     /** How long logcopy stays silent when nothing changed before it sends a heartbeat. */
     public static final String HEARTBEAT_PERIOD = "HEARTBEAT_PERIOD";
+    /**
+     * The restarts of the pod's pair containers (each container's starts but its first, summed) at which logcopy ends
+     * the pod with {@link #RESTART_LIMIT_EXIT_CODE}: the crash budget the kubelet's restart counts were under
+     * {@code restartPolicy: OnFailure}.
+     */
+    public static final String RESTART_LIMIT = "RESTART_LIMIT";
+    /** logcopy's exit code once the pod's restarts reached {@link #RESTART_LIMIT}: the Job's podFailurePolicy fails the Job on it. */
+    public static final int RESTART_LIMIT_EXIT_CODE = 3;
     public static final String LOGS_MULTIPART_THRESHOLD = "LOGS_MULTIPART_THRESHOLD";
     public static final String LOGS_PART_SIZE = "LOGS_PART_SIZE";
     /**

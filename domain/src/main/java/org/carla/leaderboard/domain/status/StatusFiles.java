@@ -10,7 +10,9 @@ import java.util.stream.Collectors;
  * The container protocol's file names, in the {@code containers-status} folder of the logs volume (and under
  * {@code <submission_id>/containers-status/} in S3). Pair {@code i} (from 1) writes {@code agent-i.done},
  * {@code simulator-i.done}, {@code agent-i.crashK}, {@code simulator-i.crashK} (K: how many crash files of that
- * container already exist); logcopy writes {@code logcopy.done} and, on cancellation, {@code simulation.cancel}.
+ * container already exist), and {@code agent-i.startK}, {@code simulator-i.startK} each time the container starts (its
+ * restarts, which logcopy holds against the pod's crash budget); logcopy writes {@code logcopy.done} and, on
+ * cancellation, {@code simulation.cancel}.
  */
 public final class StatusFiles {
 
@@ -57,6 +59,34 @@ public final class StatusFiles {
         return role.container(pair) + ".crash" + k;
     }
 
+    /** The file pair container {@code role-pair} writes at its K-th start (K from 0). */
+    public static String start(Role role, int pair, int k) {
+        if (k < 0) {
+            throw new IllegalArgumentException("start index must be >= 0, was " + k);
+        }
+        return role.container(pair) + ".start" + k;
+    }
+
+    /** How many times the container has started: the number of its start files. */
+    public static int startCount(Collection<String> names, Role role, int pair) {
+        return count(names, role.container(pair) + ".start");
+    }
+
+    /**
+     * The restarts of the pod's pair containers: each container's starts but its first, summed (what the kubelet's
+     * {@code restartCount}s of the same containers add up to).
+     */
+    public static int restarts(Collection<String> names, int workerPairs) {
+        Set<String> present = names.stream().map(StatusFiles::baseName).collect(Collectors.toSet());
+        int restarts = 0;
+        for (int pair = 1; pair <= workerPairs; pair++) {
+            for (Role role : Role.values()) {
+                restarts += Math.max(0, startCount(present, role, pair) - 1);
+            }
+        }
+        return restarts;
+    }
+
     /**
      * Written by agent-i when its evaluator has ended claim {@code n} of the route ledger (its checkpoint is complete and
      * readable): logcopy files or releases the claim, then gives the pair its next one.
@@ -83,8 +113,12 @@ public final class StatusFiles {
 
     /** The K of the next crash file of this container: how many it has written already (0, 1, 2...). */
     public static int crashCount(Collection<String> names, Role role, int pair) {
-        Pattern crash = Pattern.compile(Pattern.quote(role.container(pair) + ".crash") + "[0-9]+");
-        return (int) names.stream().filter(name -> crash.matcher(name).matches()).count();
+        return count(names, role.container(pair) + ".crash");
+    }
+
+    private static int count(Collection<String> names, String stem) {
+        Pattern numbered = Pattern.compile(Pattern.quote(stem) + "[0-9]+");
+        return (int) names.stream().filter(name -> numbered.matcher(name).matches()).count();
     }
 
     /** All 2N done files of the worker pairs. */
