@@ -29,8 +29,8 @@ import org.carla.leaderboard.podruntime.supervisor.Waiter;
  * One container of a worker pair under docs/container-protocol.md, as Tekton's {@code Entrypointer}: waits
  * for what the role needs, runs the child, watches the status files, and writes the status file that tells the partner
  * how the attempt ended, then waits (bounded) for the partner's answer. The same for both roles, whatever happens:
- * SIGTERM stops the child and exits 143 with no status file; {@code simulation.cancel} stops it and exits 0 with none.
- * The role's {@link PairPolicy} says the rest.
+ * SIGTERM stops the child and exits 143 with no status file; {@code simulation.cancel} stops it, with none; an exit 0
+ * (done, cancelled) waits for the pod's end first. The role's {@link PairPolicy} says the rest.
  */
 public final class PairSupervisor {
 
@@ -54,12 +54,32 @@ public final class PairSupervisor {
         this.parts = parts;
     }
 
-    /** Runs one attempt of the container; its exit code. */
+    /** Runs one attempt of the container, and {@linkplain #hold holds} an exit 0 until the pod ends; its exit code. */
     public int run(PairPolicy policy) throws InterruptedException {
         int k = StatusFiles.crashCount(parts.waiter().present(), role, pair);
         PairStatus status = new PairStatus(role, pair, k);
         Attempt attempt = new Attempt(status, new DecisionLog(status.container(), k + 1), parts.clock());
+        int exit = supervise(attempt, policy);
+        return exit == ExitCodes.DONE ? hold(attempt) : exit;
+    }
 
+    /**
+     * A pair container is a sidecar of the pod (an init container with {@code restartPolicy: Always}): the kubelet
+     * starts it again after any exit, 0 included, as long as the pod lives, and stops it (SIGTERM) only once logcopy,
+     * the pod's one regular container, has ended. So an attempt that ended with 0 (its done file written, or the
+     * cancel) waits for that SIGTERM, and exits 0 then. A non-zero exit is not held: the kubelet restarts it.
+     */
+    private int hold(Attempt attempt) throws InterruptedException {
+        attempt.log().decide("holding: exit " + ExitCodes.DONE + " once the pod ends (SIGTERM)",
+                "a pair container is a sidecar: the kubelet would start it again after any exit");
+        while (parts.termination().received().isEmpty()) {
+            parts.waiter().awaitChange(Duration.ofMinutes(1)); // the signal rings the wake-up: it ends the wait
+        }
+        attempt.log().decide("exit " + ExitCodes.DONE, parts.termination().received().get() + " received: the pod ends");
+        return ExitCodes.DONE;
+    }
+
+    private int supervise(Attempt attempt, PairPolicy policy) throws InterruptedException {
         Step before = watch(attempt, policy, null, () -> policy.beforeStart(attempt));
         boolean startedOne = false;
         while (before instanceof Step.Proceed) {

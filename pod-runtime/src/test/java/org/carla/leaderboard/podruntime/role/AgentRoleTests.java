@@ -72,11 +72,12 @@ class AgentRoleTests {
         status.then(s -> {
             writeResults(true);
             runner.child.exit = 0;
-        }).then(s -> s.with("simulator-1.done"));
+        }).then(s -> s.with("simulator-1.done")).thenThePodEnds(termination);
 
         assertThat(run(false, "800")).isZero();
         assertThat(status.posted).containsExactly("agent-1.done");
         assertThat(resumes).containsExactly(false);
+        assertThat(status.script).as("held until the pod ended").isEmpty();
     }
 
     @Test
@@ -86,7 +87,7 @@ class AgentRoleTests {
             writeResults(true);
             setMode(checkpoint(), "rw-------");
             runner.child.exit = 0;
-        }).then(s -> s.with("simulator-1.done"));
+        }).then(s -> s.with("simulator-1.done")).thenThePodEnds(termination);
 
         assertThat(run(false, "800")).isZero();
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(checkpoint()))).isEqualTo("rw-r--r--");
@@ -143,7 +144,7 @@ class AgentRoleTests {
         Path log = Files.createSymbolicLink(temp.resolve("leaderboard.log"), target);
         evaluatorLog = Optional.of(log);
         writeResults(true);
-        status.then(s -> runner.child.exit = 0).then(s -> s.with("simulator-1.done"));
+        status.then(s -> runner.child.exit = 0).then(s -> s.with("simulator-1.done")).thenThePodEnds(termination);
 
         assertThat(run(false, "800")).isZero();
         assertThat(status.posted).containsExactly("agent-1.done");
@@ -188,11 +189,12 @@ class AgentRoleTests {
 
     @Test
     void cancelStopsTheEvaluatorAndExitsZero() throws Exception {
-        status.then(s -> s.with("simulation.cancel"));
+        status.then(s -> s.with("simulation.cancel")).thenThePodEnds(termination);
 
         assertThat(run(false, "800")).isZero();
         assertThat(runner.child.stopped).isTrue();
         assertThat(status.posted).isEmpty();
+        assertThat(status.script).as("held until the pod ended").isEmpty();
     }
 
     @Test
@@ -202,7 +204,7 @@ class AgentRoleTests {
         status.then(s -> {
             runner.child.exit = 1;
             s.appearingAfterTheNextLook.add("simulation.cancel");
-        });
+        }).thenThePodEnds(termination);
 
         assertThat(run(false, "800")).isZero();
         assertThat(status.posted).isEmpty();

@@ -58,6 +58,11 @@ final class Fakes {
             return this;
         }
 
+        /** The pod ends at the next wait after the steps before: the kubelet's SIGTERM, once logcopy has ended. */
+        Status thenThePodEnds(TerminationSignal termination) {
+            return then(s -> termination.request("SIGTERM"));
+        }
+
         @Override
         public Set<String> present() {
             var seen = Set.copyOf(files);

@@ -3,6 +3,7 @@ package org.carla.leaderboard.podruntime.role;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,10 +29,25 @@ class SimulatorRoleTests {
 
     @Test
     void agentDoneStopsCarlaAndWritesDone() throws Exception {
-        status.then(s -> { }).then(s -> s.with("agent-2.done"));
+        status.then(s -> { }).then(s -> s.with("agent-2.done")).thenThePodEnds(termination);
 
         assertThat(run()).isZero();
         assertThat(runner.child.stopped).isTrue();
+        assertThat(status.posted).containsExactly("simulator-2.done");
+        assertThat(status.script).as("held until the pod ended").isEmpty();
+    }
+
+    /** A sidecar that exits is started again, 0 or not: done, it waits for the pod's end, then exits 0. */
+    @Test
+    void aDoneSimulatorHoldsUntilThePodEndsThenExitsZero() throws Exception {
+        status.with("agent-2.done");
+        for (int look = 0; look < 100; look++) {
+            status.then(s -> s.clock.advance(Duration.ofMinutes(1)));
+        }
+        status.thenThePodEnds(termination);
+
+        assertThat(run()).isZero();
+        assertThat(status.script).as("held through 100 minutes until the pod ended").isEmpty();
         assertThat(status.posted).containsExactly("simulator-2.done");
     }
 
@@ -55,16 +71,17 @@ class SimulatorRoleTests {
 
     @Test
     void cancelStopsCarlaAndExitsZeroWithoutAStatusFile() throws Exception {
-        status.then(s -> s.with("simulation.cancel"));
+        status.then(s -> s.with("simulation.cancel")).thenThePodEnds(termination);
 
         assertThat(run()).isZero();
         assertThat(runner.child.stopped).isTrue();
         assertThat(status.posted).isEmpty();
+        assertThat(status.script).as("held until the pod ended").isEmpty();
     }
 
     @Test
     void anAgentAlreadyDoneMeansNoCarlaAtAll() throws Exception {
-        status.with("agent-2.done");
+        status.with("agent-2.done").thenThePodEnds(termination);
 
         assertThat(run()).isZero();
         assertThat(runner.started).isEmpty();
