@@ -50,14 +50,25 @@ public class AgentCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Map<String, String> env = System.getenv();
-        if (PodEnvironment.value(env, LEDGER_TABLE).isPresent()) {
-            return claiming(env);
-        }
         PairSettings settings;
+        try {
+            settings = PairSettings.from(env);
+        } catch (IllegalArgumentException e) {
+            return badConfiguration(e);
+        }
+        try (RoleContext context = new RoleContext(PodEnvironment.statusDir(env))) {
+            context.started(Role.AGENT, settings.pair());
+            return PodEnvironment.value(env, LEDGER_TABLE).isPresent() ? claiming(env, settings, context)
+                    : staticShare(env, settings, context);
+        }
+    }
+
+    /** A run without a route ledger: the evaluator on the pair's static share of the routes ({@link AgentRole}). */
+    private Integer staticShare(Map<String, String> env, PairSettings settings, RoleContext context)
+            throws Exception {
         Function<Boolean, ChildSpec> evaluator;
         Path checkpoint;
         try {
-            settings = PairSettings.from(env);
             Path logs = PodEnvironment.logsDir(env);
             Path agentDir = SharedFiles.openFolder(logs.resolve(LogsLayout.agentDir(settings.pair())));
             checkpoint = logs.resolve(LogsLayout.agentCheckpoint(settings.pair()));
@@ -74,23 +85,18 @@ public class AgentCommand implements Callable<Integer> {
                 return new ChildSpec("evaluator", argv, Optional.empty(), Map.of(), Optional.of(log));
             };
         } catch (IllegalArgumentException e) {
-            LOG.errorf("agent: bad configuration, exit %d: %s", ExitCodes.BAD_CONFIGURATION, e.getMessage());
-            return ExitCodes.BAD_CONFIGURATION;
+            return badConfiguration(e);
         }
-        try (RoleContext context = new RoleContext(PodEnvironment.statusDir(env))) {
-            return new PairSupervisor(Role.AGENT, settings, context.parts).run(new AgentRole(settings, evaluator,
-                    PodEnvironment.flag(env, RESUME), checkpoint, CarlaProbe.tcp(settings.carlaHost(),
-                            settings.carlaPort())));
-        }
+        return new PairSupervisor(Role.AGENT, settings, context.parts).run(new AgentRole(settings, evaluator,
+                PodEnvironment.flag(env, RESUME), checkpoint, CarlaProbe.tcp(settings.carlaHost(),
+                        settings.carlaPort())));
     }
 
     /** A run with a route ledger: the evaluator once per claim logcopy gives the pair ({@link ClaimingAgentRole}). */
-    private Integer claiming(Map<String, String> env) throws Exception {
-        PairSettings settings;
+    private Integer claiming(Map<String, String> env, PairSettings settings, RoleContext context) throws Exception {
         BiFunction<ClaimAssignment, Path, ChildSpec> evaluator;
         ClaimedRoutes claims;
         try {
-            settings = PairSettings.from(env);
             Path logs = PodEnvironment.logsDir(env);
             Path agentDir = SharedFiles.openFolder(logs.resolve(LogsLayout.agentDir(settings.pair())));
             Path debugCheckpoint = agentDir.resolve("live_results.txt");
@@ -107,13 +113,15 @@ public class AgentCommand implements Callable<Integer> {
                 return new ChildSpec("evaluator", argv, Optional.empty(), Map.of(), Optional.of(log));
             };
         } catch (IllegalArgumentException | IOException e) {
-            LOG.errorf("agent: bad configuration, exit %d: %s", ExitCodes.BAD_CONFIGURATION, e.getMessage());
-            return ExitCodes.BAD_CONFIGURATION;
+            return badConfiguration(e);
         }
-        try (RoleContext context = new RoleContext(PodEnvironment.statusDir(env))) {
-            return new PairSupervisor(Role.AGENT, settings, context.parts).run(new ClaimingAgentRole(settings, claims,
-                    evaluator, CarlaProbe.tcp(settings.carlaHost(), settings.carlaPort())));
-        }
+        return new PairSupervisor(Role.AGENT, settings, context.parts).run(new ClaimingAgentRole(settings, claims,
+                evaluator, CarlaProbe.tcp(settings.carlaHost(), settings.carlaPort())));
+    }
+
+    private static int badConfiguration(Exception e) {
+        LOG.errorf("agent: bad configuration, exit %d: %s", ExitCodes.BAD_CONFIGURATION, e.getMessage());
+        return ExitCodes.BAD_CONFIGURATION;
     }
 
     private static List<String> command(Map<String, String> env) {

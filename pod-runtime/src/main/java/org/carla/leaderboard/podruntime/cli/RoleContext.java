@@ -1,10 +1,13 @@
 package org.carla.leaderboard.podruntime.cli;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 
 import org.jboss.logging.Logger;
 
+import org.carla.leaderboard.domain.status.StatusFiles;
+import org.carla.leaderboard.domain.status.StatusFiles.Role;
 import org.carla.leaderboard.podruntime.role.PairSupervisor;
 import org.carla.leaderboard.podruntime.supervisor.MonotonicClock;
 import org.carla.leaderboard.podruntime.supervisor.ProcessGroup;
@@ -30,6 +33,24 @@ final class RoleContext implements AutoCloseable {
         this.status = new StatusDirectory(statusDir, wakeup);
         this.parts = new PairSupervisor.Parts(status, status, new ProcessRunner(wakeup, System.out, clock),
                 TerminationSignal.install(wakeup), clock);
+    }
+
+    /**
+     * Writes the container's start file ({@code simulator-3.start1}: K, its starts before this one), as soon as the
+     * container knows its pair and before it reads the rest of its configuration, so that a start that fails on it
+     * counts too: logcopy ends the pod once the pair containers' restarts reach {@code RESTART_LIMIT}. A start file
+     * that cannot be written is logged and the role goes on: failing for it would restart the container in a loop no
+     * start file counts, while its own work may still end the run.
+     */
+    void started(Role role, int pair) {
+        String file = StatusFiles.start(role, pair, StatusFiles.startCount(status.present(), role, pair));
+        try {
+            status.post(file);
+            LOG.infof("%s: wrote %s (its restarts count against the pod's RESTART_LIMIT)", role.container(pair), file);
+        } catch (UncheckedIOException e) {
+            LOG.errorf("%s: cannot write its start file %s (%s); this start is not counted against the pod's"
+                    + " RESTART_LIMIT, and the role goes on", role.container(pair), file, e.getCause());
+        }
     }
 
     @Override

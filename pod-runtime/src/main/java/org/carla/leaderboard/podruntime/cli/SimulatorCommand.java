@@ -42,24 +42,33 @@ public class SimulatorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Map<String, String> env = System.getenv();
         PairSettings settings;
-        ChildSpec carla;
         try {
             settings = PairSettings.from(env);
-            Path log = PodEnvironment.logsDir(env).resolve(LogsLayout.simulatorLog(settings.pair()));
-            SharedFiles.openFolder(log.getParent());
-            carla = new ChildSpec("carla", CommandTemplate.expand(
-                    PodEnvironment.value(env, CARLA_SERVER_COMMAND).orElse(DEFAULT_COMMAND),
-                    Map.of("{port}", Integer.toString(settings.carlaPort()),
-                            "{renderer}", PodEnvironment.value(env, CARLA_RENDERER).orElse("vulkan"),
-                            "{gpu}", GRAPHICS_ADAPTER)),
-                    Optional.of(Path.of(PodEnvironment.value(env, CARLA_ROOT).orElse("/home/carla"))), Map.of(),
-                    Optional.of(log));
         } catch (IllegalArgumentException e) {
-            LOG.errorf("simulator: bad configuration, exit %d: %s", ExitCodes.BAD_CONFIGURATION, e.getMessage());
-            return ExitCodes.BAD_CONFIGURATION;
+            return badConfiguration(e);
         }
         try (RoleContext context = new RoleContext(PodEnvironment.statusDir(env))) {
+            context.started(Role.SIMULATOR, settings.pair());
+            ChildSpec carla;
+            try {
+                Path log = PodEnvironment.logsDir(env).resolve(LogsLayout.simulatorLog(settings.pair()));
+                SharedFiles.openFolder(log.getParent());
+                carla = new ChildSpec("carla", CommandTemplate.expand(
+                        PodEnvironment.value(env, CARLA_SERVER_COMMAND).orElse(DEFAULT_COMMAND),
+                        Map.of("{port}", Integer.toString(settings.carlaPort()),
+                                "{renderer}", PodEnvironment.value(env, CARLA_RENDERER).orElse("vulkan"),
+                                "{gpu}", GRAPHICS_ADAPTER)),
+                        Optional.of(Path.of(PodEnvironment.value(env, CARLA_ROOT).orElse("/home/carla"))), Map.of(),
+                        Optional.of(log));
+            } catch (IllegalArgumentException e) {
+                return badConfiguration(e);
+            }
             return new PairSupervisor(Role.SIMULATOR, settings, context.parts).run(new SimulatorRole(settings, carla));
         }
+    }
+
+    private static int badConfiguration(IllegalArgumentException e) {
+        LOG.errorf("simulator: bad configuration, exit %d: %s", ExitCodes.BAD_CONFIGURATION, e.getMessage());
+        return ExitCodes.BAD_CONFIGURATION;
     }
 }
