@@ -53,11 +53,6 @@ public final class JobMetadata {
     public static final String DELETION_REASON = "leaderboard.carla.org/deletion-reason";
     /** Written once the Job's end was published, before the Job is deleted: a restart then only deletes it. */
     public static final String FINISHED_REPORTED = "leaderboard.carla.org/finished-reported";
-    /**
-     * The run's pods the launcher saw disrupted ({@code DisruptionTarget}), comma-separated: each raised the Job's
-     * {@code backoffLimit} by one ({@link DisruptionAllowance}).
-     */
-    public static final String DISRUPTED_PODS = "leaderboard.carla.org/disrupted-pods";
     /** Keeps a Job deleted by anyone (TTL, an operator) until its end was published. */
     public static final String REPORT_FINALIZER = "leaderboard.carla.org/report-outcome";
     public static final String SAFE_TO_EVICT = "cluster-autoscaler.kubernetes.io/safe-to-evict";
@@ -131,12 +126,6 @@ public final class JobMetadata {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
-    }
-
-    /** The pods whose disruption raised the Job's backoffLimit, in the order they were counted. */
-    public static List<String> disruptedPods(Job job) {
-        String value = annotations(job).get(DISRUPTED_PODS);
-        return value == null || value.isBlank() ? List.of() : List.of(value.split(","));
     }
 
     /** The JSON-pointer path of an annotation, for a JSON patch ({@code /} and {@code ~} escaped). */

@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
 
 /**
  * The containers of a pod that run for its life: its regular containers and its sidecars (init containers with
@@ -38,15 +39,20 @@ public final class PodContainers {
 
     /** The specs of those containers, sidecars first. */
     public static List<Container> specs(Pod pod) {
-        if (pod == null || pod.getSpec() == null) {
+        return pod == null ? List.of() : specs(pod.getSpec());
+    }
+
+    /** The specs of those containers in a pod spec (a Job's template), sidecars first. */
+    public static List<Container> specs(PodSpec spec) {
+        if (spec == null) {
             return List.of();
         }
         var specs = new ArrayList<Container>();
-        if (pod.getSpec().getInitContainers() != null) {
-            pod.getSpec().getInitContainers().stream().filter(PodContainers::sidecar).forEach(specs::add);
+        if (spec.getInitContainers() != null) {
+            spec.getInitContainers().stream().filter(PodContainers::sidecar).forEach(specs::add);
         }
-        if (pod.getSpec().getContainers() != null) {
-            specs.addAll(pod.getSpec().getContainers());
+        if (spec.getContainers() != null) {
+            specs.addAll(spec.getContainers());
         }
         return specs;
     }

@@ -62,7 +62,8 @@ public final class PodSpans {
                 return last.get();
             }
         }
-        return DisruptionAllowance.disruption(pod).map(c -> JobEnd.instant(c.getLastTransitionTime()))
-                .orElse(deletionSeen);
+        return Optional.ofNullable(pod.getStatus().getConditions()).orElse(List.of()).stream()
+                .filter(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())).findFirst()
+                .map(c -> JobEnd.instant(c.getLastTransitionTime())).orElse(deletionSeen);
     }
 }

@@ -20,6 +20,7 @@ import static org.carla.leaderboard.domain.pod.PodEnvironment.POD_NAME;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.PODS;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.PROGRESS_QUEUE_URL;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.REPETITIONS;
+import static org.carla.leaderboard.domain.pod.PodEnvironment.RESTART_LIMIT;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.RESUME;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.ROUTES;
 import static org.carla.leaderboard.domain.pod.PodEnvironment.RUN;
@@ -83,6 +84,7 @@ public final class SubmissionJob {
     static final String VERSIONS_PATH = "/tmp/versions";
     static final int FIRST_CARLA_PORT = 2000;
     static final int CARLA_PORT_STEP = 100;
+    static final String LOGCOPY = "logcopy";
 
     private final LauncherConfig config;
 
@@ -149,13 +151,15 @@ public final class SubmissionJob {
             podAnnotations.put(JobMetadata.SKIP_AWS_CONTAINERS, String.join(",", skipped));
         }
 
-        var containers = new ArrayList<Container>();
-        // simulator-i right before agent-i: the device plugin's packed policy gives the two the slices of one GPU.
+        var initContainers = new ArrayList<Container>(List.of(installPodRuntime(track), carlaVersion(track),
+                privateContents(request, pairs)));
+        // The pairs are sidecars: started in this order once init is done, restarted in place after any exit, stopped
+        // once logcopy, the one regular container, has ended. simulator-i right before agent-i: the device plugin's
+        // packed policy gives the two the slices of one GPU.
         for (int i = 1; i <= pairs; i++) {
-            containers.add(simulator(request, i, pairs));
-            containers.add(agent(request, i, pairs));
+            initContainers.add(sidecar(simulator(request, i, pairs)));
+            initContainers.add(sidecar(agent(request, i, pairs)));
         }
-        containers.add(logcopy(request, pairs));
 
         return new JobBuilder()
                 .withNewMetadata()
@@ -166,10 +170,26 @@ public final class SubmissionJob {
                     .withFinalizers(JobMetadata.REPORT_FINALIZER)
                 .endMetadata()
                 .withNewSpec()
-                    // A pair crash restarts two containers, and the Job controller fails the Job as soon as the
-                    // restart counts reach the limit (pastBackoffLimitOnFailure): allowedResumes pair crashes restart,
-                    // the next ends the run.
-                    .withBackoffLimit(backoffLimit(track))
+                    // Pods that failed for another reason than the two rules below (an init container that failed,
+                    // logcopy killed): each is replaced, and its replacement resumes, as often as the track allows.
+                    .withBackoffLimit(track.allowedResumes())
+                    // logcopy ends the pod with its own code when the pairs spent the crash budget: the run fails
+                    // at once. A pod disrupted (its node lost, drained, a spot interruption, an eviction) is replaced
+                    // and resumes, not counted against backoffLimit.
+                    .withNewPodFailurePolicy()
+                        .addNewRule()
+                            .withAction("FailJob")
+                            .withNewOnExitCodes()
+                                .withContainerName(LOGCOPY)
+                                .withOperator("In")
+                                .withValues(PodEnvironment.RESTART_LIMIT_EXIT_CODE)
+                            .endOnExitCodes()
+                        .endRule()
+                        .addNewRule()
+                            .withAction("Ignore")
+                            .addNewOnPodCondition().withType("DisruptionTarget").withStatus("True").endOnPodCondition()
+                        .endRule()
+                    .endPodFailurePolicy()
                     // A run of several pods: one per completion index, all at once, each on its own GPU node; the
                     // Job completes once every index has (job_controller.go), so when the ledger has no route left.
                     .withCompletionMode(track.pods() > 1 ? "Indexed" : null)
@@ -187,7 +207,7 @@ public final class SubmissionJob {
                             .withAnnotations(podAnnotations)
                         .endMetadata()
                         .withNewSpec()
-                            .withRestartPolicy("OnFailure")
+                            .withRestartPolicy("Never")
                             .withServiceAccountName(config.serviceAccount())
                             .withAutomountServiceAccountToken(false)
                             .withEnableServiceLinks(false)
@@ -202,8 +222,8 @@ public final class SubmissionJob {
                                 .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
                             .endSecurityContext()
                             .withVolumes(volumes())
-                            .withInitContainers(installPodRuntime(track), carlaVersion(track), privateContents(request, pairs))
-                            .withContainers(containers)
+                            .withInitContainers(initContainers)
+                            .withContainers(logcopy(request, pairs))
                         .endSpec()
                     .endTemplate()
                 .endSpec()
@@ -330,7 +350,7 @@ public final class SubmissionJob {
         SubmissionIdentity submission = request.submission();
         TrackSpec track = request.trackSpec();
         return new ContainerBuilder()
-                .withName("logcopy")
+                .withName(LOGCOPY)
                 .withImage(track.podRuntimeImage())
                 .withCommand(POD_RUNTIME, "logcopy")
                 .withEnv(withRegion(List.of(
@@ -342,6 +362,7 @@ public final class SubmissionJob {
                         env(S3_BUCKET, track.bucket()),
                         env(PROGRESS_QUEUE_URL, config.progressReportsQueueUrl()),
                         env(EXPECTED_ROUTES, Integer.toString(track.expectedRouteRecords())),
+                        env(RESTART_LIMIT, Integer.toString(restartLimit(track))),
                         env(LOGS_PERIOD, PodEnvironment.seconds(config.logsPeriod())),
                         env(HEARTBEAT_PERIOD, PodEnvironment.seconds(config.heartbeatPeriod())),
                         env(LOGS_DIR, LOGS_PATH),
@@ -382,11 +403,11 @@ public final class SubmissionJob {
     }
 
     /**
-     * The Job controller fails the Job once its containers' restarts reach the limit. A pair crash restarts two
-     * containers: without a ledger, allowedResumes pair crashes restart and the next ends the run; with one, each route
-     * has that budget of its own (the ledger gives up on a route past it), so the limit is every route's.
+     * logcopy ends the pod once its pair containers' restarts reach the limit. A pair crash restarts two containers:
+     * without a ledger, allowedResumes pair crashes restart and the next ends the run; with one, each route has that
+     * budget of its own (the ledger gives up on a route past it), so the limit is every route's.
      */
-    static int backoffLimit(TrackSpec track) {
+    static int restartLimit(TrackSpec track) {
         int crashes = track.claimsRoutes() ? (track.allowedResumes() + 1) * track.expectedRouteRecords()
                 : track.allowedResumes();
         return 2 * crashes + 1;
@@ -426,6 +447,11 @@ public final class SubmissionJob {
                         .withFieldPath("spec.nodeName").endFieldRef().endValueFrom().build(),
                 new EnvVarBuilder().withName(POD_NAME).withNewValueFrom().withNewFieldRef()
                         .withFieldPath("metadata.name").endFieldRef().endValueFrom().build());
+    }
+
+    /** A native sidecar: an init container the kubelet restarts after any exit and runs beside the regular ones. */
+    private static Container sidecar(Container container) {
+        return new ContainerBuilder(container).withRestartPolicy("Always").build();
     }
 
     private ResourceRequirements resources(String role, int gpus) {

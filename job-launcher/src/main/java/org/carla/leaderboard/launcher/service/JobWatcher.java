@@ -12,7 +12,6 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.launcher.config.LauncherConfig;
-import org.carla.leaderboard.launcher.job.DisruptionAllowance;
 import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.launcher.job.JobMetadata;
 import org.carla.leaderboard.launcher.job.PodStart;
@@ -28,7 +27,7 @@ import io.micrometer.core.instrument.Gauge;
 /**
  * Watches the launcher's Jobs (label {@code app.kubernetes.io/managed-by=job-launcher}) and their pods (label
  * {@code leaderboard.carla.org/workload=submission}, read only) with two informers. A Job that ends is handed to
- * {@link JobReporter}; a pod that runs, to {@link RunStarts}; a disrupted pod, to {@link Disruptions}; every pod seen,
+ * {@link JobReporter}; a pod that runs, to {@link RunStarts}; every pod seen,
  * to {@link PodEvidence}. The informers' initial lists are the restart recovery: a
  * Job that ended, or a pod that started, while the launcher was down is handled like one that does now. The work runs
  * one item at a time on one thread, off the informers' threads; what failed is tried again at the next resync (and by
@@ -43,7 +42,6 @@ public class JobWatcher {
     private final JobReporter reporter;
     private final RunStarts starts;
     private final PodEvidence evidence;
-    private final Disruptions disruptions;
     private final LauncherMetrics metrics;
     private final LauncherConfig config;
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
@@ -57,12 +55,11 @@ public class JobWatcher {
     private final Gauge runningGauge;
 
     JobWatcher(KubernetesClient kubernetes, JobReporter reporter, RunStarts starts, PodEvidence evidence,
-            Disruptions disruptions, LauncherMetrics metrics, LauncherConfig config) {
+            LauncherMetrics metrics, LauncherConfig config) {
         this.kubernetes = kubernetes;
         this.reporter = reporter;
         this.starts = starts;
         this.evidence = evidence;
-        this.disruptions = disruptions;
         this.metrics = metrics;
         this.config = config;
         this.runningGauge = metrics.watchRunning(this::running);
@@ -190,7 +187,6 @@ public class JobWatcher {
     }
 
     private void examine(Pod pod) {
-        disrupted(pod);
         String jobName = jobNameOf(pod);
         if (jobName == null || PodStart.of(pod).isEmpty()) {
             return;
@@ -205,21 +201,6 @@ public class JobWatcher {
             return;
         }
         announce(jobName);
-    }
-
-    /** A disrupted pod its Job has not allowed for goes to {@link Disruptions}. */
-    private void disrupted(Pod pod) {
-        String jobName = jobNameOf(pod);
-        if (jobName == null || !DisruptionAllowance.disrupted(pod)) {
-            return;
-        }
-        String podName = pod.getMetadata().getName();
-        Optional<Job> cached = cachedJob(jobName);
-        if (cached.isPresent() && (JobEnd.ending(cached.get()) || DisruptionAllowance.allowed(cached.get(), podName))) {
-            return;
-        }
-        submit("disrupted:" + podName, () -> disruptions.allow(jobName, podName),
-                "allowing for the disruption of pod " + podName);
     }
 
     private Optional<Job> cachedJob(String jobName) {
@@ -267,7 +248,6 @@ public class JobWatcher {
         public void onDelete(Pod pod, boolean finalStateUnknown) {
             // The run's end is its Job's; what the pod was is kept for its report (the controller deletes pods first).
             evidence.seen(pod);
-            disrupted(pod);
             starts.forget(pod.getMetadata().getName());
         }
     }

@@ -104,7 +104,7 @@ class SubmissionJobTests {
         Job job = jobs.build(SeedsConfiguration.request());
         var pod = job.getSpec().getTemplate().getSpec();
 
-        for (Container container : pod.getContainers()) {
+        for (Container container : PodContainers.specs(pod)) {
             String expected = container.getName().equals("logcopy") ? null : "1";
             var requested = container.getResources().getRequests().get("nvidia.com/gpu");
             assertThat(requested == null ? null : requested.toString()).as(container.getName()).isEqualTo(expected);
@@ -113,9 +113,48 @@ class SubmissionJobTests {
                     .noneMatch(env -> env.getName().equals("NVIDIA_VISIBLE_DEVICES"));
         }
         var withoutAgentGpus = new SubmissionJob(SeedsConfiguration.launcherConfig(Map.of("launcher.agent-gpus", "0")))
-                .build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec().getContainers();
-        assertThat(withoutAgentGpus).filteredOn(c -> c.getName().startsWith("agent-"))
+                .build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec();
+        assertThat(PodContainers.specs(withoutAgentGpus)).filteredOn(c -> c.getName().startsWith("agent-"))
                 .allSatisfy(agent -> assertThat(agent.getResources().getRequests()).doesNotContainKey("nvidia.com/gpu"));
+    }
+
+    /**
+     * The pairs are sidecars and logcopy the pod's one regular container, so the pod can be {@code Never} and the Job
+     * can have a podFailurePolicy: logcopy's restart-limit code fails the run at once, a disrupted pod is not counted.
+     */
+    @Test
+    void thePairsAreSidecarsSoTheJobFailsOnLogcopysRestartLimitAndIgnoresADisruptedPod() {
+        Job job = jobs.build(SeedsConfiguration.request());
+        var pod = job.getSpec().getTemplate().getSpec();
+
+        assertThat(pod.getRestartPolicy()).isEqualTo("Never");
+        assertThat(pod.getContainers()).extracting(Container::getName).containsExactly("logcopy");
+        assertThat(pod.getInitContainers()).extracting(Container::getName, Container::getRestartPolicy).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("install-pod-runtime", null),
+                org.assertj.core.groups.Tuple.tuple("carla-version", null),
+                org.assertj.core.groups.Tuple.tuple("private-contents", null),
+                org.assertj.core.groups.Tuple.tuple("simulator-1", "Always"),
+                org.assertj.core.groups.Tuple.tuple("agent-1", "Always"),
+                org.assertj.core.groups.Tuple.tuple("simulator-2", "Always"),
+                org.assertj.core.groups.Tuple.tuple("agent-2", "Always"),
+                org.assertj.core.groups.Tuple.tuple("simulator-3", "Always"),
+                org.assertj.core.groups.Tuple.tuple("agent-3", "Always"),
+                org.assertj.core.groups.Tuple.tuple("simulator-4", "Always"),
+                org.assertj.core.groups.Tuple.tuple("agent-4", "Always"));
+        var rules = job.getSpec().getPodFailurePolicy().getRules();
+        assertThat(rules).hasSize(2);
+        assertThat(rules.get(0).getAction()).isEqualTo("FailJob");
+        assertThat(rules.get(0).getOnExitCodes().getContainerName()).as("a sidecar's exit code must not match")
+                .isEqualTo("logcopy");
+        assertThat(rules.get(0).getOnExitCodes().getValues())
+                .containsExactly(org.carla.leaderboard.domain.pod.PodEnvironment.RESTART_LIMIT_EXIT_CODE);
+        assertThat(rules.get(1).getAction()).isEqualTo("Ignore");
+        assertThat(rules.get(1).getOnPodConditions()).singleElement().satisfies(condition -> {
+            assertThat(condition.getType()).isEqualTo("DisruptionTarget");
+            assertThat(condition.getStatus()).isEqualTo("True");
+        });
+        assertThat(env(pod.getContainers().get(0), "RESTART_LIMIT")).as("2 × 4 resumes + 1").isEqualTo("9");
+        assertThat(job.getSpec().getBackoffLimit()).isEqualTo(4);
     }
 
     @Test
@@ -135,7 +174,7 @@ class SubmissionJobTests {
 
         Job job = jobs.build(request);
 
-        var containers = job.getSpec().getTemplate().getSpec().getContainers();
+        var containers = PodContainers.specs(job.getSpec().getTemplate().getSpec());
         assertThat(containers).extracting(Container::getName)
                 .containsExactly("simulator-1", "agent-1", "simulator-2", "agent-2", "simulator-3", "agent-3", "logcopy");
         assertThat(env(containers.get(5), "WORKER_ID")).isEqualTo("3");
@@ -144,7 +183,9 @@ class SubmissionJobTests {
         assertThat(env(containers.get(5), "RESUME")).isEqualTo("true");
         assertThat(env(containers.get(6), "EXPECTED_ROUTES")).isEqualTo("6");
         assertThat(env(containers.get(6), "WORKER_PAIRS")).isEqualTo("3");
-        assertThat(job.getSpec().getBackoffLimit()).isEqualTo(3);
+        assertThat(env(containers.get(6), "RESTART_LIMIT")).as("the pairs' restarts that end the run: a crash"
+                + " restarts both containers of a pair, and the track allows one resume").isEqualTo("3");
+        assertThat(job.getSpec().getBackoffLimit()).as("failed pods replaced: the track's resumes").isEqualTo(1);
         assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600 + 12 * 3600);
     }
 
@@ -156,14 +197,14 @@ class SubmissionJobTests {
                 4, spec.instanceType(), "carla:0.9.10.1", "leaderboard-10:latest", spec.podRuntimeImage(), "opengl",
                 600, 1, false, null, Map.of(), null, null, 1);
         var containers = jobs.build(LaunchRequest.of(SeedsConfiguration.submission("t"), 1, "agent:1", false, track,
-                SeedsConfiguration.request().requestedAt())).getSpec().getTemplate().getSpec().getContainers();
+                SeedsConfiguration.request().requestedAt())).getSpec().getTemplate().getSpec().getInitContainers();
 
         assertThat(containers).filteredOn(c -> c.getName().startsWith("agent-")).hasSize(4).allSatisfy(agent -> {
             assertThat(env(agent, "LEADERBOARD_VERSION")).isEqualTo("1.0");
             assertThat(env(agent, "SCENARIOS")).isEqualTo("/workspace/leaderboard/data/scenarios.json");
             assertThat(agent.getEnv()).noneMatch(variable -> variable.getName().equals("ROUTES_SUBSET"));
         });
-        var seeds = jobs.build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec().getContainers();
+        var seeds = PodContainers.specs(jobs.build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec());
         assertThat(env(seeds.get(1), "LEADERBOARD_VERSION")).isEqualTo("2.0");
         assertThat(seeds.get(1).getEnv()).noneMatch(variable -> variable.getName().equals("SCENARIOS"));
     }
@@ -188,7 +229,7 @@ class SubmissionJobTests {
                 .isEqualTo("/tmp/leaderboard/data/routes_testing.xml");
         assertThat(init.getVolumeMounts()).anySatisfy(mount -> assertThat(mount.getMountPath())
                 .isEqualTo("/tmp/leaderboard"));
-        assertThat(pod.getContainers()).filteredOn(c -> c.getName().startsWith("agent-"))
+        assertThat(pod.getInitContainers()).filteredOn(c -> c.getName().startsWith("agent-")).hasSize(4)
                 .allSatisfy(agent -> assertThat(env(agent, "LEDGER_TABLE")).isEqualTo("route-ledger"));
         Container logcopy = pod.getContainers().get(pod.getContainers().size() - 1);
         assertThat(env(logcopy, "ALLOWED_RESUMES")).isEqualTo("1");
@@ -201,9 +242,9 @@ class SubmissionJobTests {
                     assertThat(variable.getName()).isEqualTo("POD_NAME");
                     assertThat(variable.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
                 });
-        assertThat(job.getSpec().getBackoffLimit()).as("two restarts per failed attempt, two attempts per route")
-                .isEqualTo(2 * 2 * 20 + 1);
-        assertThat(jobs.build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec().getContainers())
+        assertThat(env(logcopy, "RESTART_LIMIT")).as("two restarts per failed attempt, two attempts per route")
+                .isEqualTo(Integer.toString(2 * 2 * 20 + 1));
+        assertThat(PodContainers.specs(jobs.build(SeedsConfiguration.request()).getSpec().getTemplate().getSpec()))
                 .as("the seeds' track has no ledger").allSatisfy(container -> assertThat(container.getEnv())
                         .noneMatch(variable -> variable.getName().equals("LEDGER_TABLE")));
     }
@@ -222,12 +263,12 @@ class SubmissionJobTests {
         assertThat(job.getSpec().getCompletions()).isEqualTo(4);
         assertThat(job.getSpec().getParallelism()).isEqualTo(4);
         var pod = job.getSpec().getTemplate().getSpec();
-        assertThat(pod.getContainers()).extracting(Container::getName).containsExactly("simulator-1", "agent-1",
+        assertThat(PodContainers.specs(pod)).extracting(Container::getName).containsExactly("simulator-1", "agent-1",
                 "logcopy");
         Container init = pod.getInitContainers().stream().filter(c -> c.getName().equals("private-contents"))
                 .findFirst().orElseThrow();
         assertThat(env(init, "PODS")).as("init makes the run item of 4 pods").isEqualTo("4");
-        assertThat(env(pod.getContainers().get(2), "PODS")).as("logcopy mirrors under its pod's folder")
+        assertThat(env(pod.getContainers().get(0), "PODS")).as("logcopy mirrors under its pod's folder")
                 .isEqualTo("4");
         var single = jobs.build(SeedsConfiguration.request()).getSpec();
         assertThat(List.of(String.valueOf(single.getCompletionMode()), String.valueOf(single.getCompletions())))

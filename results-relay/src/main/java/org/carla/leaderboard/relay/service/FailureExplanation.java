@@ -26,6 +26,11 @@ class FailureExplanation {
             + " the leaderboard's operators)";
 
     private static final String LOGCOPY = "logcopy";
+    /**
+     * The Job's reason when its podFailurePolicy failed it: logcopy ended the pod with its restart-limit code, the
+     * only FailJob rule of the launcher's Jobs.
+     */
+    static final String RESTART_LIMIT = "PodFailurePolicy";
 
     private final SubmissionFiles files;
     private final RelayConfig.LogTail limits;
@@ -50,7 +55,7 @@ class FailureExplanation {
         if (event.outcome() == JobFinished.Outcome.DELETED && JobFinished.IMAGE_PULL_FAILED.equals(event.reason())) {
             return text.toString(); // nothing of the submission ran: there is no log to show
         }
-        var failing = failingContainers(event.containers());
+        var failing = failingContainers(event);
         if (failing.isEmpty()) {
             return text.append("No container reported an error.\n").toString();
         }
@@ -86,6 +91,9 @@ class FailureExplanation {
         return switch (reason) {
             case "BackoffLimitExceeded" ->
                 "its containers failed more often than the track allows (BackoffLimitExceeded).";
+            case RESTART_LIMIT ->
+                "its simulators and agents crashed and were restarted more often than the track allows ("
+                        + RESTART_LIMIT + ").";
             case "DeadlineExceeded" -> "it ran longer than the track's deadline (DeadlineExceeded).";
             case "" -> "not every container finished its work.";
             default -> reason + ".";
@@ -111,6 +119,19 @@ class FailureExplanation {
     private static String why(ContainerOutcome container) {
         return container.message() == null || container.message().isBlank() ? container.lastReason()
                 : container.message();
+    }
+
+    /**
+     * The containers to show: when the pairs spent the crash budget, the ones that were restarted (the others were
+     * stopped with the pod, and logcopy only ended it); otherwise the ones that ended with an error, failing those, the
+     * ones that had to be restarted.
+     */
+    static List<ContainerOutcome> failingContainers(JobFinished event) {
+        if (RESTART_LIMIT.equals(event.reason())) {
+            return event.containers().stream().filter(c -> c.restartCount() > 0 && !LOGCOPY.equals(c.name()))
+                    .toList();
+        }
+        return failingContainers(event.containers());
     }
 
     /** The containers that ended with an error; failing those, the ones that had to be restarted. */

@@ -62,6 +62,22 @@ class FailureExplanationTests {
     }
 
     @Test
+    void whenThePairsSpentTheCrashBudgetTheRestartedPairContainersAreShownNotTheOnesStoppedWithThePod() {
+        var containers = List.of(new ContainerOutcome("simulator-1", 0, 143, "Error", null),
+                new ContainerOutcome("agent-1", 0, 143, "Error", null),
+                new ContainerOutcome("simulator-2", 4, 143, "Error", null),
+                new ContainerOutcome("agent-2", 5, 1, "Error", null),
+                new ContainerOutcome("logcopy", 0, 3, "Error", null));
+        JobFinished failed = JobFinished.of(SUBMISSION, 1, "job", JobFinished.Outcome.FAILED, "PodFailurePolicy", 1,
+                null, Instant.now(), containers, Instant.now());
+
+        assertThat(FailureExplanation.reason(failed)).isEqualTo("its simulators and agents crashed and were restarted"
+                + " more often than the track allows (PodFailurePolicy).");
+        assertThat(FailureExplanation.failingContainers(failed)).extracting(ContainerOutcome::name)
+                .containsExactly("simulator-2", "agent-2");
+    }
+
+    @Test
     void withoutAnErrorTheRestartedContainersAreTheSuspects() {
         var containers = List.of(new ContainerOutcome("simulator-1", 3, null, null, null),
                 new ContainerOutcome("agent-1", 0, 0, "Completed", null));
