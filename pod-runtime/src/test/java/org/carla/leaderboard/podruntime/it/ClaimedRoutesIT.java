@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -74,6 +73,7 @@ class ClaimedRoutesIT {
         env.put("S3_BUCKET", stack.evaluation().leaderboards().get(LEADERBOARD).bucket());
         env.put("PROGRESS_QUEUE_URL", stack.queueUrl("progress-reports"));
         env.put("LOGS_PERIOD", "0.3");
+        env.put("RESTART_LIMIT", "10");
         env.put("ROUTE_LEASE", "PT30S");
         env.put("CHALLENGE_TRACK_CODENAME", "SENSORS-" + submission);
         env.put("LEADERBOARD_VOLUME", pod.root.resolve("volumes/leaderboard").toString());
@@ -94,27 +94,6 @@ class ClaimedRoutesIT {
         return own;
     }
 
-    /**
-     * Starts the container again while it exits with other than 0, as the kubelet does under
-     * {@code restartPolicy: OnFailure}; its last exit code.
-     */
-    private static Thread kubelet(Pod pod, String role, Map<String, String> env, int[] exit) {
-        Thread thread = new Thread(() -> {
-            try {
-                for (int restarts = 0; restarts < 6; restarts++) {
-                    exit[0] = Pod.exit(pod.start(role, env), RUN);
-                    if (exit[0] == 0) {
-                        return;
-                    }
-                }
-            } catch (IOException | InterruptedException e) {
-                exit[0] = -1;
-            }
-        }, role + "-kubelet");
-        thread.start();
-        return thread;
-    }
-
     @Test
     void twoPairsDriveEveryRouteOnceTheLongestFirstAndTheMergeIsTheLedgers() throws Exception {
         String submission = Long.toString(SUBMISSIONS.incrementAndGet());
@@ -130,22 +109,10 @@ class ClaimedRoutesIT {
             assertThat(Pod.exit(pod.start("init", env), RUN)).isZero();
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(pod.logs.resolve("claims"))))
                     .as("only init's and logcopy's user writes the claims").isEqualTo("rwxr-xr-x");
-            int[] logcopy = new int[1];
-            int[][] exits = new int[4][1];
-            var threads = new ArrayList<Thread>();
-            threads.add(kubelet(pod, "logcopy", env, logcopy));
-            int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
-            threads.add(kubelet(pod, "simulator", pair(env, 1, pod.carlaPort), exits[0]));
-            threads.add(kubelet(pod, "agent", pair(env, 1, pod.carlaPort), exits[1]));
-            threads.add(kubelet(pod, "simulator", pair(env, 2, port2), exits[2]));
-            threads.add(kubelet(pod, "agent", pair(env, 2, port2), exits[3]));
-            for (Thread thread : threads) {
-                thread.join(RUN.toMillis());
-            }
+            Pod.Ended ended = twoPairs(pod, env).awaitEnd(RUN);
 
-            assertThat(logcopy[0]).as("logcopy's exit").isZero();
-            assertThat(List.of(exits[0][0], exits[1][0], exits[2][0], exits[3][0])).as("the pairs' exits")
-                    .containsOnly(0);
+            assertThat(ended.logcopy()).as("logcopy's exit").isZero();
+            assertThat(ended.sidecars()).as("the pairs' exits at the pod's end").containsOnly(0);
             assertThat(pod.statusFiles()).contains("agent-1.done", "agent-2.done", "simulator-1.done",
                     "simulator-2.done", "logcopy.done");
             List<LedgerEntry> entries = ledger(submission).read().entries();
@@ -184,9 +151,7 @@ class ClaimedRoutesIT {
             Map<String, String> env0 = podOfTwo(first, submission, 0);
             Map<String, String> env1 = podOfTwo(second, submission, 1);
             assertThat(Pod.exit(first.start("init", env0), RUN)).isZero();
-            int[][] exits = new int[6][1];
-            var threads = new ArrayList<Thread>(List.of(kubelet(first, "logcopy", env0, exits[0]),
-                    kubelet(first, "simulator", env0, exits[1]), kubelet(first, "agent", env0, exits[2])));
+            Pod.Running firstPod = first.startContainers(env0, List.of(env0));
             long deadline = System.nanoTime() + RUN.toNanos();
             while (keys(bucket, submission + "/pod-0/").isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(100);
@@ -195,14 +160,13 @@ class ClaimedRoutesIT {
             assertThat(Pod.exit(second.start("init", env1), RUN)).isZero();
             assertThat(second.logs.resolve("logcopy/logcopy.log")).as("the first pod's files are not the second's to"
                     + " resume from").doesNotExist();
-            threads.addAll(List.of(kubelet(second, "logcopy", env1, exits[3]),
-                    kubelet(second, "simulator", env1, exits[4]), kubelet(second, "agent", env1, exits[5])));
-            for (Thread thread : threads) {
-                thread.join(RUN.toMillis());
-            }
+            Pod.Running secondPod = second.startContainers(env1, List.of(env1));
+            Pod.Ended firstEnded = firstPod.awaitEnd(RUN);
+            Pod.Ended secondEnded = secondPod.awaitEnd(RUN);
 
-            assertThat(java.util.Arrays.stream(exits).map(exit -> exit[0]).toList()).as("every container's exit")
-                    .containsOnly(0);
+            assertThat(List.of(firstEnded.logcopy(), secondEnded.logcopy())).as("each pod's logcopy").containsOnly(0);
+            assertThat(firstEnded.sidecars()).as("every pair container's exit").containsOnly(0);
+            assertThat(secondEnded.sidecars()).as("every pair container's exit").containsOnly(0);
             List<LedgerEntry> entries = ledger(submission).read().entries();
             assertThat(entries).hasSize(5).allSatisfy(entry -> {
                 assertThat(entry.state()).isEqualTo(EntryState.DONE);
@@ -256,17 +220,12 @@ class ClaimedRoutesIT {
                     "EVALUATOR_STANDIN_ROUTE_SECONDS", "0.3");
 
             assertThat(Pod.exit(pod.start("init", env), RUN)).isZero();
-            int[] logcopy = new int[1];
-            int[] simulator = new int[1];
-            int[] agent = new int[1];
-            var threads = List.of(kubelet(pod, "logcopy", env, logcopy), kubelet(pod, "simulator", env, simulator),
-                    kubelet(pod, "agent", env, agent));
-            for (Thread thread : threads) {
-                thread.join(RUN.toMillis());
-            }
+            Pod.Ended ended = pod.startContainers(env, List.of(env)).awaitEnd(RUN);
 
-            assertThat(List.of(logcopy[0], simulator[0], agent[0])).containsOnly(0);
-            assertThat(pod.statusFiles()).contains("agent-1.crash0", "simulator-1.crash0", "agent-1.done");
+            assertThat(ended.logcopy()).isZero();
+            assertThat(ended.sidecars()).containsOnly(0);
+            assertThat(pod.statusFiles()).contains("agent-1.crash0", "simulator-1.crash0", "agent-1.done",
+                    "agent-1.start1", "simulator-1.start1");
             List<LedgerEntry> entries = ledger(submission).read().entries();
             assertThat(entries).allSatisfy(entry -> assertThat(entry.state()).isEqualTo(EntryState.DONE));
             LedgerEntry crashed = entries.stream().filter(e -> e.key().routeId().equals("12")).findFirst().orElseThrow();
@@ -290,12 +249,11 @@ class ClaimedRoutesIT {
             while (done(submission).size() < 2 && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            containers.forEach(Process::destroy); // SIGTERM to every container, as the kubelet stops a pod
+            // The kubelet stops the pod: SIGTERM to logcopy, then to the sidecars, last first.
+            Pod.Ended ended = containers.stop(Duration.ofSeconds(30));
 
-            for (Process container : containers) {
-                assertThat(Pod.exit(container, Duration.ofSeconds(30))).as("each container stops within the grace")
-                        .isEqualTo(143);
-            }
+            assertThat(ended.logcopy()).as("logcopy stops within the grace").isEqualTo(143);
+            assertThat(ended.sidecars()).as("each pair container stops within the grace").containsOnly(143);
             finishedBefore = done(submission);
             assertThat(finishedBefore).hasSizeBetween(2, 4);
             assertThat(ledger(submission).read().entries()).as("no route stays claimed by the stopped pod")
@@ -324,13 +282,7 @@ class ClaimedRoutesIT {
             while ((done(submission).size() < 2 || inFlight(submission).isEmpty()) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            for (Process container : containers) { // the node is gone: every process at once, no grace
-                container.descendants().forEach(ProcessHandle::destroyForcibly);
-                container.destroyForcibly();
-            }
-            for (Process container : containers) {
-                Pod.exit(container, Duration.ofSeconds(30));
-            }
+            containers.lose(); // the node is gone: every process at once, no grace, nothing started again
             finishedBefore = done(submission);
             inFlight = inFlight(submission);
             assertThat(finishedBefore).hasSizeBetween(2, 4);
@@ -347,13 +299,16 @@ class ClaimedRoutesIT {
                         .allSatisfy(a -> assertThat(a.reason()).startsWith("lease lapsed at")));
     }
 
-    /** init to its end, then logcopy and two pairs, each container a process of its own. */
-    private static List<Process> startTwoPairs(Pod pod, Map<String, String> env) throws Exception {
+    /** init to its end, then two pairs and logcopy, each container a process of its own. */
+    private static Pod.Running startTwoPairs(Pod pod, Map<String, String> env) throws Exception {
         assertThat(Pod.exit(pod.start("init", env), RUN)).isZero();
+        return twoPairs(pod, env);
+    }
+
+    /** Two pairs (their sidecars) and logcopy, once init is done. */
+    private static Pod.Running twoPairs(Pod pod, Map<String, String> env) throws IOException {
         int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
-        return List.of(pod.start("logcopy", env), pod.start("simulator", pair(env, 1, pod.carlaPort)),
-                pod.start("agent", pair(env, 1, pod.carlaPort)), pod.start("simulator", pair(env, 2, port2)),
-                pod.start("agent", pair(env, 2, port2)));
+        return pod.startContainers(env, List.of(pair(env, 1, pod.carlaPort), pair(env, 2, port2)));
     }
 
     private static List<String> inFlight(String submission) {
@@ -373,20 +328,12 @@ class ClaimedRoutesIT {
             Map<String, String> env = podEnv(replacement, submission, 2, "EVALUATOR_STANDIN_ROUTE_SECONDS", "0.3");
             env.put("POD_NAME", "team-7-" + submission + "-r1-0-fghij");
             env.put("ROUTE_LEASE", "PT30S");
-            assertThat(Pod.exit(replacement.start("init", env), RUN)).isZero();
-            int[] logcopy = new int[1];
-            int[][] exits = new int[4][1];
             int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
-            var threads = List.of(kubelet(replacement, "logcopy", env, logcopy),
-                    kubelet(replacement, "simulator", pair(env, 1, replacement.carlaPort), exits[0]),
-                    kubelet(replacement, "agent", pair(env, 1, replacement.carlaPort), exits[1]),
-                    kubelet(replacement, "simulator", pair(env, 2, port2), exits[2]),
-                    kubelet(replacement, "agent", pair(env, 2, port2), exits[3]));
-            for (Thread thread : threads) {
-                thread.join(RUN.toMillis());
-            }
+            assertThat(Pod.exit(replacement.start("init", env), RUN)).isZero();
+            Pod.Ended ended = replacement.startContainers(env, List.of(pair(env, 1, replacement.carlaPort),
+                    pair(env, 2, port2))).awaitEnd(RUN);
 
-            assertThat(logcopy[0]).isZero();
+            assertThat(ended.logcopy()).isZero();
             List<LedgerEntry> entries = ledger(submission).read().entries();
             assertThat(entries).allSatisfy(entry -> assertThat(entry.state()).isEqualTo(EntryState.DONE));
             assertThat(entries).filteredOn(e -> finishedBefore.contains(e.key().routeId()))

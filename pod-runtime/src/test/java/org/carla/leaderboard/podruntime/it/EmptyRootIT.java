@@ -101,6 +101,7 @@ class EmptyRootIT {
         env.putAll(Map.of("LOGS_DIR", "/logs", "S3_BUCKET", bucket, "SUBMISSION_ID", Long.toString(pk),
                 "TEAM_ID", "42", "LEADERBOARD", "leaderboard-20", "RUN", "1", "WORKER_PAIRS", "1",
                 "EXPECTED_ROUTES", "2", "LOGS_PERIOD", "0.5", "PROGRESS_QUEUE_URL", stack.queueUrl("progress-reports")));
+        env.put("RESTART_LIMIT", "3");
 
         assertThat(root.run(env, temp.resolve("logcopy.out"), RUN, "logcopy")).as(console("logcopy.out")).isZero();
 
@@ -137,7 +138,8 @@ class EmptyRootIT {
     /**
      * The pair: the agent waits for CARLA (this test listens on its port), runs its evaluator — a static program, the
      * only one in the root: pod-runtime itself, which refuses the evaluator's options — judges the checkpoint the
-     * evaluator left (an input here) and writes its done file; the simulator, started then, answers with its own.
+     * evaluator left (an input here) and writes its done file; the simulator, started then, answers with its own. Both
+     * hold until the pod ends (they are sidecars), and exit 0 on its SIGTERM.
      */
     @Test
     void thePairRolesRunTheirChildrenAndAnswerEachOther() throws Exception {
@@ -162,11 +164,22 @@ class EmptyRootIT {
             Map<String, String> simulatorEnv = new HashMap<>(pair);
             simulatorEnv.putAll(Map.of("CARLA_ROOT", "/", "CARLA_SERVER_COMMAND", EmptyRoot.EXECUTABLE));
             Process simulator = root.start(simulatorEnv, temp.resolve("simulator.out"), "simulator");
+            Path simulatorDone = root.path("/logs/containers-status/" + StatusFiles.done(Role.SIMULATOR, 1));
+            org.awaitility.Awaitility.await().atMost(RUN).until(() -> Files.exists(simulatorDone)
+                    || !simulator.isAlive());
+            assertThat(simulatorDone).as(console("simulator.out")).exists();
+            org.awaitility.Awaitility.await().atMost(RUN).until(() -> console("agent.out").contains("holding")
+                    && console("simulator.out").contains("holding"));
+            assertThat(List.of(agent.isAlive(), simulator.isAlive())).as("both hold until the pod ends")
+                    .containsOnly(true);
 
-            assertThat(Pod.exit(simulator, RUN)).as(console("simulator.out")).isZero();
+            // The pod ends: SIGTERM, last first, to pod-runtime (unshare's child: chroot runs it in its place).
+            agent.children().findFirst().orElseThrow().destroy();
             assertThat(Pod.exit(agent, RUN)).as(console("agent.out")).isZero();
+            simulator.children().findFirst().orElseThrow().destroy();
+            assertThat(Pod.exit(simulator, RUN)).as(console("simulator.out")).isZero();
         }
-        assertThat(root.path("/logs/containers-status/" + StatusFiles.done(Role.SIMULATOR, 1))).exists();
+        assertThat(root.path("/logs/containers-status/" + StatusFiles.start(Role.AGENT, 1, 0))).exists();
         assertThat(Files.readString(root.path("/logs/agent/agent1/leaderboard.log")))
                 .as("the evaluator ran: pod-runtime's usage error is its output").contains("Unknown option");
     }

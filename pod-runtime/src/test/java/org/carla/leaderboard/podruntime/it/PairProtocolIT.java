@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,13 +25,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The container protocol with real processes and real files: pod-runtime's simulator and agent roles from the packaged
- * jar, supervising the CARLA and evaluator stand-ins, talking through a real status folder.
+ * jar, supervising the CARLA and evaluator stand-ins, talking through a real status folder, run as the kubelet runs
+ * the pod's sidecars ({@link Pod.Sidecar}: started again after any exit, SIGTERM when the pod ends).
  */
 class PairProtocolIT {
 
     private static final Duration RUN = Duration.ofSeconds(60);
     /** The bound of a prompt reaction, generous for a loaded machine: well under what the stand-ins would still run. */
     private static final Duration PROMPTLY = Duration.ofSeconds(20);
+    /** How long a container that holds is watched: it would have exited, and been started again, well within. */
+    private static final Duration HOLD = Duration.ofSeconds(1);
     private static final List<Integer> DONE = List.of(0, 0);
     private static final List<Integer> CRASHED = List.of(1, 1);
 
@@ -49,14 +53,20 @@ class PairProtocolIT {
         pod.close();
     }
 
-    /** Both Leaderboards' evaluators, each given its own arguments, drive the pair's routes by id to the end. */
+    /**
+     * Both Leaderboards' evaluators, each given its own arguments, drive the pair's routes by id to the end; then both
+     * containers hold (a sidecar that exits is started again) until the pod ends, and exit 0 on its SIGTERM.
+     */
     @ParameterizedTest(name = "Leaderboard {0}")
     @EnumSource(LeaderboardVersion.class)
     void onePairRunsItsRoutesAndBothEndDone(LeaderboardVersion version) throws Exception {
         Pod.Pair pair = pod.startPair(pod.pairEnv(version, 3));
 
-        assertThat(pair.exits(RUN)).as(pod.console(2)).isEqualTo(DONE);
-        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("agent-1.done", "simulator-1.done");
+        pair.awaitHolding(0, RUN);
+        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("agent-1.start0", "simulator-1.start0",
+                "agent-1.done", "simulator-1.done");
+        assertHolds(pair);
+        assertThat(pair.end(PROMPTLY)).isEqualTo(DONE);
         CheckpointFile results = ResultsJson.read(pod.checkpoint());
         assertThat(results.hasGlobalRecord()).isTrue();
         assertThat(results.checkpoint().progress()).containsExactly(3, 3);
@@ -67,13 +77,15 @@ class PairProtocolIT {
     @Test
     void carlaDyingCrashesBothAndTheRestartedPairRunsOnlyTheRemainingRoutes() throws Exception {
         var env = pod.pairEnv(LeaderboardVersion.V2_0, 6, "EVALUATOR_STANDIN_ROUTE_SECONDS", "1");
+        pod.holdRestarts(); // to look at what the crashed attempt left before the kubelet starts both again
         Pod.Pair pair = pod.startPair(env);
         awaitLog("Route RouteScenario_" + Pod.routeId(0) + "_rep0 finished");
 
-        ProcessHandle.of(pod.childPid(1, "CARLA")).ifPresent(ProcessHandle::destroyForcibly); // CARLA dies mid-run
-        assertThat(pair.exits(RUN)).isEqualTo(CRASHED);
-        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("simulator-1.crash0", "agent-1.crash0");
-        assertThat(pod.console(1)).contains("CARLA exited with code 137");
+        ProcessHandle.of(pair.simulator().childPid(0, "CARLA")).ifPresent(ProcessHandle::destroyForcibly);
+        assertThat(pair.exits(0, RUN)).isEqualTo(CRASHED);
+        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("simulator-1.start0", "agent-1.start0",
+                "simulator-1.crash0", "agent-1.crash0");
+        assertThat(pair.simulator().console(0)).contains("CARLA exited with code 137");
         // Whether the evaluator writes its own "Crashed" before the agent stops it is a race (the real client waits
         // for its timeout; the simulator's crash file comes first): either way the run is not complete.
         CheckpointFile crashed = ResultsJson.read(pod.checkpoint());
@@ -82,10 +94,13 @@ class PairProtocolIT {
                 .filter(r -> !r.status().contains("Simulation crashed")).toList();
         assertThat(kept).as("routes finished before CARLA died").isNotEmpty().hasSizeLessThan(6);
 
-        // Kubernetes restarts both containers (restartPolicy OnFailure)
-        assertThat(pod.startPair(env).exits(RUN)).isEqualTo(DONE);
-        assertThat(pod.statusFiles()).contains("simulator-1.done", "agent-1.done");
-        assertThat(pod.console(4)).contains("agent-1 attempt 2").contains("resuming");
+        pod.allowRestarts(2); // the kubelet starts both containers again
+        pair.awaitHolding(1, RUN);
+        assertThat(pair.end(PROMPTLY)).isEqualTo(DONE);
+        assertThat(pod.statusFiles()).as("each container's two starts").containsExactlyInAnyOrder(
+                "simulator-1.start0", "simulator-1.start1", "agent-1.start0", "agent-1.start1",
+                "simulator-1.crash0", "agent-1.crash0", "simulator-1.done", "agent-1.done");
+        assertThat(pair.agent().console(1)).contains("agent-1 attempt 2").contains("resuming");
 
         assertOnlyTheRemainingRoutesRanAgain(kept);
     }
@@ -96,61 +111,95 @@ class PairProtocolIT {
         Pod.Pair pair = pod.startPair(env);
         awaitLog("Route RouteScenario_" + Pod.routeId(1) + "_rep0 finished");
 
-        Pod.kill(pair.agent()); // OOM-killed, evicted: no goodbye, no crash file
-        assertThat(pod.statusFiles()).isEmpty();
+        pod.holdRestarts();
+        Pod.kill(pair.agent().current()); // OOM-killed, evicted: no goodbye, no crash file
+        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("simulator-1.start0", "agent-1.start0");
         List<RouteRecord> kept = ResultsJson.read(pod.checkpoint()).checkpoint().records();
         assertThat(kept).as("routes finished before the kill").isNotEmpty().hasSizeLessThan(6);
 
-        // Kubernetes restarts the agent container; the simulator and its CARLA run on
-        Process agent = pod.start("agent", env);
-        assertThat(Pod.exit(agent, RUN)).isZero();
-        assertThat(Pod.exit(pair.simulator(), RUN)).isZero();
-        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("agent-1.done", "simulator-1.done");
-        assertThat(pod.console(3)).contains("resuming").contains("the checkpoint holds " + kept.size()
+        pod.allowRestarts(1); // the kubelet starts the agent container again; the simulator and its CARLA run on
+        pair.agent().awaitHolding(1, RUN);
+        pair.simulator().awaitHolding(0, RUN);
+        assertThat(pair.end(PROMPTLY)).isEqualTo(DONE);
+        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("simulator-1.start0", "agent-1.start0",
+                "agent-1.start1", "agent-1.done", "simulator-1.done");
+        assertThat(pair.agent().console(1)).contains("resuming").contains("the checkpoint holds " + kept.size()
                 + " finished routes");
         assertOnlyTheRemainingRoutesRanAgain(kept);
+    }
+
+    /**
+     * A container that holds after its done file can still die (OOM, a kill): the kubelet starts it again, and it ends
+     * its attempt as the first did, without driving anything again: the simulator sees the agent done and starts no
+     * CARLA; the agent, finding no CARLA, judges its complete checkpoint done again. Both hold again.
+     */
+    @Test
+    void aDoneContainerStartedAgainFindsItsWorkDoneAndHoldsAgain() throws Exception {
+        Pod.Pair pair = pod.startPair(pod.pairEnv("PARTNER_WAIT", "8"));
+        pair.awaitHolding(0, RUN);
+        String checkpoint = Files.readString(pod.checkpoint());
+
+        Pod.kill(pair.simulator().current());
+        Pod.kill(pair.agent().current());
+        pair.awaitHolding(1, RUN);
+
+        assertThat(pair.end(PROMPTLY)).isEqualTo(DONE);
+        assertThat(pair.simulator().console(1)).doesNotContain("started CARLA").contains("agent-1 is done");
+        assertThat(pair.agent().console(1)).doesNotContain("started the evaluator").contains("wrote agent-1.done");
+        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("simulator-1.start0", "simulator-1.start1",
+                "agent-1.start0", "agent-1.start1", "agent-1.done", "simulator-1.done");
+        assertThat(Files.readString(pod.checkpoint())).isEqualTo(checkpoint);
     }
 
     @Test
     void anEvaluatorCrashCrashesBoth() throws Exception {
         var env = pod.pairEnv("EVALUATOR_STANDIN_CRASH_AT_ROUTE", Pod.routeId(1));
+        pod.holdRestarts();
+        Pod.Pair pair = pod.startPair(env);
 
-        assertThat(pod.startPair(env).exits(RUN)).isEqualTo(CRASHED);
-        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("agent-1.crash0", "simulator-1.crash0");
-        assertThat(pod.console(2)).contains("the evaluator exited with code 1").contains("has no global record");
-        assertThat(pod.console(1)).contains("reason: agent-1 crashed");
+        assertThat(pair.exits(0, RUN)).isEqualTo(CRASHED);
+        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("agent-1.start0", "simulator-1.start0",
+                "agent-1.crash0", "simulator-1.crash0");
+        assertThat(pair.agent().console(0)).contains("the evaluator exited with code 1").contains("has no global record");
+        assertThat(pair.simulator().console(0)).contains("reason: agent-1 crashed");
     }
 
     @Test
     void aHungEvaluatorIsStoppedAfterMaxIdle() throws Exception {
         var env = pod.pairEnv("EVALUATOR_STANDIN_HANG_AT_ROUTE", Pod.routeId(1), "MAX_IDLE", "2");
+        pod.holdRestarts();
+        Pod.Pair pair = pod.startPair(env);
 
-        assertThat(pod.startPair(env).exits(RUN)).isEqualTo(CRASHED);
-        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("agent-1.crash0", "simulator-1.crash0");
-        assertThat(pod.console(2)).contains("the evaluator wrote nothing for").contains("MAX_IDLE PT2S");
-        assertThat(ProcessHandle.of(pod.childPid(2, "the evaluator"))).isEmpty();
+        assertThat(pair.exits(0, RUN)).isEqualTo(CRASHED);
+        assertThat(pod.statusFiles()).contains("agent-1.crash0", "simulator-1.crash0");
+        assertThat(pair.agent().console(0)).contains("the evaluator wrote nothing for").contains("MAX_IDLE PT2S");
+        assertThat(ProcessHandle.of(pair.agent().childPid(0, "the evaluator"))).isEmpty();
     }
 
+    /** Cancel stops both children promptly; the containers hold until the pod ends, then exit 0. */
     @Test
-    void cancelStopsBothWithExitZeroPromptly() throws Exception {
+    void cancelStopsBothChildrenPromptlyAndBothExitZeroWhenThePodEnds() throws Exception {
         Pod.Pair pair = pod.startPair(pod.pairEnv(LeaderboardVersion.V2_0, 8, "EVALUATOR_STANDIN_ROUTE_SECONDS", "5"));
         awaitLog("> Running the route");
+        ProcessHandle evaluator = ProcessHandle.of(pair.agent().childPid(0, "the evaluator")).orElseThrow();
+        ProcessHandle carla = ProcessHandle.of(pair.simulator().childPid(0, "CARLA")).orElseThrow();
 
         long cancelled = System.nanoTime();
         Files.createFile(pod.status.resolve("simulation.cancel"));
-        int agentExit = Pod.exit(pair.agent(), RUN);
-        long agentGone = System.nanoTime();
-        int simulatorExit = Pod.exit(pair.simulator(), RUN);
-        long simulatorGone = System.nanoTime();
+        evaluator.onExit().get(RUN.toMillis(), TimeUnit.MILLISECONDS);
+        long evaluatorGone = System.nanoTime();
+        carla.onExit().get(RUN.toMillis(), TimeUnit.MILLISECONDS);
+        long carlaGone = System.nanoTime();
 
-        assertThat(List.of(agentExit, simulatorExit)).isEqualTo(DONE);
-        Reactions.record("cancel → agent process exited", agentGone - cancelled);
-        Reactions.record("cancel → simulator process exited", simulatorGone - cancelled);
+        Reactions.record("cancel → evaluator stopped (agent holds)", evaluatorGone - cancelled);
+        Reactions.record("cancel → CARLA stopped (simulator holds)", carlaGone - cancelled);
         // Failure detection, not speed (measured above): without the cancel, the evaluator would drive for 35 s more.
-        assertThat(Duration.ofNanos(Math.max(agentGone, simulatorGone) - cancelled)).isLessThan(PROMPTLY);
-        assertThat(pod.statusFiles()).containsExactly("simulation.cancel");
-        assertThat(ProcessHandle.of(pod.childPid(2, "the evaluator"))).isEmpty();
-        assertThat(ProcessHandle.of(pod.childPid(1, "CARLA"))).isEmpty();
+        assertThat(Duration.ofNanos(Math.max(evaluatorGone, carlaGone) - cancelled)).isLessThan(PROMPTLY);
+        pair.awaitHolding(0, PROMPTLY);
+        assertHolds(pair);
+        assertThat(pair.end(PROMPTLY)).isEqualTo(DONE);
+        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("simulation.cancel", "agent-1.start0",
+                "simulator-1.start0");
     }
 
     @Test
@@ -160,7 +209,7 @@ class PairProtocolIT {
 
         assertThat(Pod.exit(agent, RUN)).isEqualTo(1);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
-        assertThat(pod.statusFiles()).containsExactly("agent-1.crash0");
+        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("agent-1.start0", "agent-1.crash0");
         assertThat(pod.console(1)).contains("waiting at most PT1.5S for CARLA on port " + pod.carlaPort)
                 .contains("CARLA did not accept connections")
                 .contains("stopped waiting for simulator-1's status file");
@@ -172,42 +221,76 @@ class PairProtocolIT {
                 "CARLA_STANDIN_DIE_AFTER_SECONDS", "0.2")); // no agent
 
         assertThat(Pod.exit(simulator, RUN)).isEqualTo(1);
-        assertThat(pod.statusFiles()).containsExactly("simulator-1.crash0");
+        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("simulator-1.start0", "simulator-1.crash0");
         assertThat(pod.console(1)).contains("waiting at most PT1.5S for agent-1's status file")
                 .contains("no answer from agent-1");
     }
 
+    /**
+     * A start that fails on its configuration (exit 2) counts as a start: each one the kubelet makes leaves its start
+     * file, so logcopy's restart limit ends a pod whose Job is wrong. Without its pair, a container cannot name one.
+     */
+    @Test
+    void aStartThatFailsOnItsConfigurationLeavesItsStartFile() throws Exception {
+        var env = pod.pairEnv();
+        env.remove("ROUTES");
+
+        assertThat(Pod.exit(pod.start("agent", env), RUN)).isEqualTo(2);
+        assertThat(Pod.exit(pod.start("agent", env), RUN)).isEqualTo(2);
+        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("agent-1.start0", "agent-1.start1");
+        assertThat(pod.console(2)).contains("wrote agent-1.start1").contains("bad configuration, exit 2")
+                .contains("ROUTES");
+
+        env.put("WORKER_ID", "none");
+        assertThat(Pod.exit(pod.start("simulator", env), RUN)).isEqualTo(2);
+        assertThat(pod.statusFiles()).containsExactlyInAnyOrder("agent-1.start0", "agent-1.start1");
+    }
+
+    /** The kubelet stopping the pod: SIGTERM to each container, last first; each stops its child's group promptly. */
     @Test
     void sigtermStopsTheChildAndExitsPromptly() throws Exception {
         Pod.Pair pair = pod.startPair(pod.pairEnv(LeaderboardVersion.V2_0, 8, "EVALUATOR_STANDIN_ROUTE_SECONDS", "5"));
         awaitLog("> Running the route");
-        long evaluator = pod.childPid(2, "the evaluator");
-        long carla = pod.childPid(1, "CARLA");
+        long evaluator = pair.agent().childPid(0, "the evaluator");
+        long carla = pair.simulator().childPid(0, "CARLA");
 
         long signalled = System.nanoTime();
-        pair.agent().destroy(); // SIGTERM, as the kubelet sends it
-        assertThat(Pod.exit(pair.agent(), PROMPTLY)).isEqualTo(143);
+        assertThat(pair.agent().end(PROMPTLY)).isEqualTo(143);
         Reactions.record("SIGTERM → agent process exited", System.nanoTime() - signalled);
         assertThat(ProcessHandle.of(evaluator)).isEmpty();
 
-        pair.simulator().destroy();
-        assertThat(Pod.exit(pair.simulator(), PROMPTLY)).isEqualTo(143);
+        assertThat(pair.simulator().end(PROMPTLY)).isEqualTo(143);
         assertThat(ProcessHandle.of(carla)).isEmpty();
-        assertThat(pod.statusFiles()).as("a stopped pod says nothing about the run").isEmpty();
+        assertThat(pod.statusFiles()).as("a stopped pod says nothing about the run")
+                .containsExactlyInAnyOrder("agent-1.start0", "simulator-1.start0");
     }
 
     @Test
     void theCrashIndexCountsAcrossThreeAttempts() throws Exception {
         var env = pod.pairEnv("EVALUATOR_STANDIN_CRASH_AT_ROUTE", Pod.routeId(0));
+        pod.holdRestarts();
+        Pod.Pair pair = pod.startPair(env);
         for (int attempt = 1; attempt <= 3; attempt++) {
-            assertThat(pod.startPair(env).exits(RUN)).isEqualTo(CRASHED);
-            assertThat(pod.console(2 * attempt)).contains("agent-1 attempt " + attempt + ":")
-                    .contains("wrote agent-1.crash" + (attempt - 1));
-            assertThat(pod.console(2 * attempt - 1)).contains("wrote simulator-1.crash" + (attempt - 1));
+            int k = attempt - 1;
+            assertThat(pair.exits(k, RUN)).isEqualTo(CRASHED);
+            assertThat(pair.agent().console(k)).contains("agent-1 attempt " + attempt + ":")
+                    .contains("wrote agent-1.crash" + k);
+            assertThat(pair.simulator().console(k)).contains("wrote simulator-1.crash" + k);
+            if (attempt < 3) {
+                pod.allowRestarts(2);
+            }
         }
         assertThat(pod.statusFiles()).containsExactlyInAnyOrder("agent-1.crash0", "agent-1.crash1", "agent-1.crash2",
-                "simulator-1.crash0", "simulator-1.crash1", "simulator-1.crash2");
-        assertThat(pod.console(6)).contains("resuming").contains("agent-1.crash1 left by the previous attempt");
+                "simulator-1.crash0", "simulator-1.crash1", "simulator-1.crash2", "agent-1.start0", "agent-1.start1",
+                "agent-1.start2", "simulator-1.start0", "simulator-1.start1", "simulator-1.start2");
+        assertThat(pair.agent().console(2)).contains("resuming").contains("agent-1.crash1 left by the previous attempt");
+    }
+
+    /** Both containers are still there, and were started once, {@link #HOLD} after they said they hold. */
+    private static void assertHolds(Pod.Pair pair) {
+        await("both containers holding").during(HOLD).atMost(HOLD.plus(PROMPTLY)).until(() -> pair.agent().current()
+                .isAlive() && pair.simulator().current().isAlive() && pair.agent().starts() == 1
+                && pair.simulator().starts() == 1);
     }
 
     private void awaitLog(String text) {

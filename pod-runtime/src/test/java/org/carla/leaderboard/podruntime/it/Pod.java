@@ -14,6 +14,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,8 +31,10 @@ import org.carla.leaderboard.localstack.standin.StandInRoutes;
 
 /**
  * One pod of a test: a logs volume in a temporary folder and the pod-runtime roles started as real processes from the
- * packaged executable, with the CARLA and evaluator stand-ins as their children. Every process it starts is killed at
- * close.
+ * packaged executable, with the CARLA and evaluator stand-ins as their children. It plays the kubelet of the Job's
+ * layout: the pair containers are native sidecars ({@link Sidecar}: started again after any exit, 0 included, stopped
+ * by SIGTERM, last first, when the pod ends), logcopy the one regular container whose exit ends the pod
+ * ({@link Running}). Every process it starts is killed at close.
  */
 final class Pod implements AutoCloseable {
 
@@ -48,17 +52,193 @@ final class Pod implements AutoCloseable {
     final Path status;
     final int carlaPort = FreePort.onLoopback();
     private final List<Process> started = new ArrayList<>();
+    private final List<Sidecar> sidecars = new CopyOnWriteArrayList<>();
+    /** The kubelet's back-off before it starts a sidecar again: none, unless a test holds the restarts. */
+    private final Semaphore restarts = new Semaphore(FREE_RESTARTS);
+    private static final int FREE_RESTARTS = 1_000_000;
     private int runs;
     private static final int FIRST_ROUTE_ID = 10;
     private List<String> routeIds = List.of();
 
-    /** A worker pair's two containers, started together. */
-    record Pair(Process simulator, Process agent) {
+    /** A worker pair's two containers, started together, simulator first (they are sidecars in that order). */
+    record Pair(Sidecar simulator, Sidecar agent) {
 
-        /** Both exit codes, the agent's first, once both exited within {@code within}. */
-        List<Integer> exits(Duration within) throws InterruptedException {
-            return List.of(exit(agent, within), exit(simulator, within));
+        /** Both exit codes of their {@code start}-th start (from 0), the agent's first, once both exited within. */
+        List<Integer> exits(int start, Duration within) throws InterruptedException {
+            return List.of(agent.exit(start, within), simulator.exit(start, within));
         }
+
+        /** Waits until both containers' {@code start}-th start holds its exit 0 until the pod ends. */
+        void awaitHolding(int start, Duration within) {
+            agent.awaitHolding(start, within);
+            simulator.awaitHolding(start, within);
+        }
+
+        /**
+         * The pod ends: SIGTERM to the agent, then to the simulator (the kubelet stops sidecars last first); both exit
+         * codes, the agent's first.
+         */
+        List<Integer> end(Duration within) throws InterruptedException {
+            return List.of(agent.end(within), simulator.end(within));
+        }
+    }
+
+    /**
+     * A pair container as the kubelet runs a native sidecar (an init container with {@code restartPolicy: Always}): it
+     * is started again after any exit, 0 included, as long as the pod lives (at once, unless the test holds the
+     * restarts: {@link #holdRestarts}), and stopped by SIGTERM only when the pod ends ({@link #end}).
+     */
+    final class Sidecar {
+
+        /** What a pair role logs when it holds an exit 0 until the pod ends (PairSupervisor's decision). */
+        static final String HOLDING = "holding: exit 0 once the pod ends (SIGTERM)";
+
+        private final String role;
+        private final Map<String, String> env;
+        private final List<Launched> starts = new CopyOnWriteArrayList<>();
+        private boolean ending;
+
+        private Sidecar(String role, Map<String, String> env) throws IOException {
+            this.role = role;
+            this.env = env;
+            starts.add(launch(role, env));
+            Thread kubelet = new Thread(this::restartAfterEachExit, role + "-kubelet");
+            kubelet.setDaemon(true);
+            kubelet.start();
+        }
+
+        private void restartAfterEachExit() {
+            try {
+                while (true) {
+                    starts.get(starts.size() - 1).process().waitFor();
+                    while (!restarts.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                        if (ended()) {
+                            return;
+                        }
+                    }
+                    synchronized (this) {
+                        if (ending) {
+                            return;
+                        }
+                        starts.add(launch(role, env));
+                    }
+                }
+            } catch (IOException | InterruptedException e) {
+                // the pod is closed
+            }
+        }
+
+        private synchronized boolean ended() {
+            return ending;
+        }
+
+        /** The process of its {@code start}-th start (from 0), once the kubelet started it within {@code within}. */
+        Process process(int start, Duration within) {
+            org.awaitility.Awaitility.await(role + " start " + start).atMost(within)
+                    .pollInterval(Duration.ofMillis(50)).until(() -> starts.size() > start);
+            return starts.get(start).process();
+        }
+
+        /** The process running now (or last). */
+        Process current() {
+            return starts.get(starts.size() - 1).process();
+        }
+
+        /** How many times it was started. */
+        int starts() {
+            return starts.size();
+        }
+
+        /** The exit code of its {@code start}-th start, once it exited within {@code within}. */
+        int exit(int start, Duration within) throws InterruptedException {
+            return Pod.exit(process(start, within), within);
+        }
+
+        /** The console of its {@code start}-th start. */
+        String console(int start) throws IOException {
+            return Files.readString(starts.get(start).console(), StandardCharsets.UTF_8);
+        }
+
+        /** The pid its {@code start}-th start logged for its child ("started the evaluator, pid 123"). */
+        long childPid(int start, String what) throws IOException {
+            return Pod.childPid(console(start), what);
+        }
+
+        void awaitHolding(int start, Duration within) {
+            process(start, within);
+            org.awaitility.Awaitility.await(role + " start " + start + " holding").atMost(within)
+                    .pollInterval(Duration.ofMillis(50)).until(() -> console(start).contains(HOLDING));
+        }
+
+        /** The pod ends: no restart any more, SIGTERM to the running process; its exit code (the last, if none runs). */
+        int end(Duration within) throws InterruptedException {
+            Process last;
+            synchronized (this) {
+                ending = true;
+                last = current();
+            }
+            last.destroy();
+            return Pod.exit(last, within);
+        }
+
+        /** The node is lost: no restart any more, SIGKILL to the container and everything it started. */
+        void lose() throws InterruptedException {
+            synchronized (this) {
+                ending = true;
+            }
+            kill(current());
+        }
+    }
+
+    /** The pod's containers after init: the pairs' sidecars, then logcopy, the one regular container. */
+    final class Running {
+        final List<Pair> pairs;
+        final Process logcopy;
+
+        private Running(List<Pair> pairs, Process logcopy) {
+            this.pairs = pairs;
+            this.logcopy = logcopy;
+        }
+
+        /**
+         * logcopy's exit ends the pod (restartPolicy Never: it is not started again): once it exited within
+         * {@code within}, SIGTERM to the sidecars, last first. logcopy's exit code and the sidecars' at the end.
+         */
+        Ended awaitEnd(Duration within) throws InterruptedException {
+            int exit = Pod.exit(logcopy, within);
+            return new Ended(exit, endSidecars());
+        }
+
+        /** The kubelet stops the pod (a deletion, a drain): SIGTERM to logcopy, then to the sidecars, last first. */
+        Ended stop(Duration within) throws InterruptedException {
+            logcopy.destroy();
+            return awaitEnd(within);
+        }
+
+        /** The node is lost: every process at once, SIGKILL, and nothing is started again. */
+        void lose() throws InterruptedException {
+            for (Pair pair : pairs) {
+                pair.agent().lose();
+                pair.simulator().lose();
+            }
+            kill(logcopy);
+        }
+
+        private List<Integer> endSidecars() throws InterruptedException {
+            List<Integer> exits = new ArrayList<>();
+            for (int pair = pairs.size() - 1; pair >= 0; pair--) {
+                exits.addAll(pairs.get(pair).end(Duration.ofSeconds(30)));
+            }
+            return exits;
+        }
+    }
+
+    /** How a pod ended: logcopy's exit code, and its sidecars' exit codes once SIGTERM ended them. */
+    record Ended(int logcopy, List<Integer> sidecars) {
+    }
+
+    /** A process this pod started and the file its console goes to. */
+    private record Launched(Process process, Path console) {
     }
 
     Pod(Path root) throws IOException {
@@ -143,9 +323,35 @@ final class Pod implements AutoCloseable {
         return routeIds;
     }
 
-    /** Starts {@code pod-runtime simulator} and {@code pod-runtime agent}, as Kubernetes starts the pair's containers. */
+    /** Starts {@code pod-runtime simulator} and {@code pod-runtime agent} as the pair's sidecars. */
     Pair startPair(Map<String, String> env) throws IOException {
-        return new Pair(start("simulator", env), start("agent", env));
+        Sidecar simulator = new Sidecar("simulator", env);
+        sidecars.add(simulator);
+        Sidecar agent = new Sidecar("agent", env);
+        sidecars.add(agent);
+        return new Pair(simulator, agent);
+    }
+
+    /**
+     * The pod's containers once init is done: each pair's sidecars (one environment per pair), then
+     * {@code pod-runtime logcopy} with {@code logcopyEnv}.
+     */
+    Running startContainers(Map<String, String> logcopyEnv, List<Map<String, String>> pairEnvs) throws IOException {
+        List<Pair> pairs = new ArrayList<>();
+        for (Map<String, String> env : pairEnvs) {
+            pairs.add(startPair(env));
+        }
+        return new Running(pairs, start("logcopy", logcopyEnv));
+    }
+
+    /** From now on a sidecar that exits is started again only when the test allows it ({@link #allowRestarts}). */
+    void holdRestarts() {
+        restarts.drainPermits();
+    }
+
+    /** Lets {@code count} more sidecar restarts happen. */
+    void allowRestarts(int count) {
+        restarts.release(count);
     }
 
     /** The command line of {@code pod-runtime ARGS...}: the native executable when there is one, else the jar. */
@@ -163,15 +369,22 @@ final class Pod implements AutoCloseable {
         return command;
     }
 
-    /** Starts {@code pod-runtime <role>}; its console goes to {@code <role>-<n>.out} in the pod's folder. */
+    /**
+     * Starts {@code pod-runtime <role>} once, as a container the test watches itself; its console goes to
+     * {@code <role>-<n>.out} in the pod's folder.
+     */
     Process start(String role, Map<String, String> env) throws IOException {
-        List<String> command = podRuntime(role);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(root.resolve(role + "-" + (++runs) + ".out").toFile());
+        return launch(role, env).process();
+    }
+
+    private synchronized Launched launch(String role, Map<String, String> env) throws IOException {
+        Path console = root.resolve(role + "-" + (++runs) + ".out");
+        ProcessBuilder builder = new ProcessBuilder(podRuntime(role)).redirectErrorStream(true)
+                .redirectOutput(console.toFile());
         builder.environment().putAll(env);
         Process process = builder.start();
         started.add(process);
-        return process;
+        return new Launched(process, console);
     }
 
     /**
@@ -219,11 +432,11 @@ final class Pod implements AutoCloseable {
         }
     }
 
-    /** The pid a role logged for its child ("started the evaluator, pid 123"). */
-    long childPid(int run, String what) throws IOException {
-        Matcher matcher = Pattern.compile("started " + what + ", pid (\\d+)").matcher(console(run));
+    /** The pid a role logged for its child ("started the evaluator, pid 123") in its console. */
+    static long childPid(String console, String what) {
+        Matcher matcher = Pattern.compile("started " + what + ", pid (\\d+)").matcher(console);
         if (!matcher.find()) {
-            throw new AssertionError("no '" + what + "' pid in the console of run " + run);
+            throw new AssertionError("no '" + what + "' pid in the console:\n" + console);
         }
         return Long.parseLong(matcher.group(1));
     }
@@ -240,7 +453,16 @@ final class Pod implements AutoCloseable {
 
     @Override
     public void close() {
-        for (Process process : started) {
+        for (Sidecar sidecar : sidecars) {
+            synchronized (sidecar) {
+                sidecar.ending = true;
+            }
+        }
+        List<Process> processes;
+        synchronized (this) {
+            processes = List.copyOf(started);
+        }
+        for (Process process : processes) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
         }

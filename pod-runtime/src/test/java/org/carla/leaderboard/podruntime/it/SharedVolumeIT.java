@@ -78,6 +78,7 @@ class SharedVolumeIT {
         assertThat(Pod.exit(simulator, RUN)).as("simulator").isEqualTo(1);
 
         List<String> written = List.of("containers-status/agent-1.crash0", "containers-status/simulator-1.crash0",
+                "containers-status/agent-1.start0", "containers-status/simulator-1.start0",
                 "agent/agent1/leaderboard.log", "simulator/simulator1.log");
         for (String file : written) {
             assertThat(logs.resolve(file)).exists();
