@@ -29,9 +29,11 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * {@code pod-runtime logcopy}: the Job's logcopy container (settings from the environment, see
- * {@link LogcopySettings}). Exit 0 when every worker pair is done, the submission was cancelled, or the pairs stopped on
- * a {@code simulation.cancel} logcopy did not write; 2 on a bad configuration, 143 when stopped by SIGTERM first.
+ * {@code pod-runtime logcopy}: the Job's logcopy container, the pod's one regular container: its exit ends the pod
+ * (settings from the environment, see {@link LogcopySettings}). Exit 0 when every worker pair is done, the submission
+ * was cancelled, or the pairs stopped on a {@code simulation.cancel} logcopy did not write; 2 on a bad configuration;
+ * {@link ExitCodes#RESTART_LIMIT} (3) when the pair containers restarted {@code RESTART_LIMIT} times, on which the
+ * Job's podFailurePolicy fails the Job; 143 when stopped by SIGTERM first.
  */
 @Command(name = "logcopy", mixinStandardHelpOptions = true,
         description = "Merges the results, writes EvalAI's files, uploads the logs volume and reports progress, every LOGS_PERIOD.")
@@ -73,7 +75,11 @@ public class LogcopyCommand implements Callable<Integer> {
         var ended = new CountDownLatch(1);
         shutdown.running(logcopy, ended);
         try {
-            return logcopy.run() == Logcopy.Ending.STOPPED ? ExitCodes.TERMINATED : ExitCodes.DONE;
+            return switch (logcopy.run()) {
+                case FINISHED, CANCELLED, UNREQUESTED_CANCEL -> ExitCodes.DONE;
+                case RESTART_LIMIT -> ExitCodes.RESTART_LIMIT;
+                case STOPPED -> ExitCodes.TERMINATED;
+            };
         } finally {
             ended.countDown();
         }

@@ -36,10 +36,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /**
  * The logcopy role: every period, merge the agents' results and write EvalAI's files, upload what is due of the logs
  * volume ({@link LogsUpload}), look for the cancel object, report progress when there is news or a heartbeat is due;
- * the first pass runs at once. Ends when every worker pair is done (last upload, {@code logcopy.done}, last report), on
- * cancel ({@code simulation.cancel}), on a {@code simulation.cancel} it did not write (the pairs stop on it), or on a
- * stop request (SIGTERM: last upload and report, retried within the grace). S3 and SQS outages are retried with
- * back-off and nothing is lost: a file or report that did not go out goes out later.
+ * the first pass runs at once, and each {@link Ending} makes a last upload and report. S3 and SQS outages are retried
+ * with back-off and nothing is lost: a file or report that did not go out goes out later.
  */
 public final class Logcopy {
 
@@ -65,8 +63,10 @@ public final class Logcopy {
         CANCELLED,
         /** A {@code simulation.cancel} logcopy did not write made the pairs stop; no {@code logcopy.done}. */
         UNREQUESTED_CANCEL,
-        /** Asked to stop (SIGTERM) before either. */
-        STOPPED
+        /** Asked to stop (SIGTERM) first: the last upload and report are retried within the grace. */
+        STOPPED,
+        /** The pair containers restarted {@code RESTART_LIMIT} times (their start files); no {@code logcopy.done}. */
+        RESTART_LIMIT
     }
 
     private final LogcopySettings settings;
@@ -115,7 +115,7 @@ public final class Logcopy {
         this.report = new ProgressReport(sqs, settings.queueUrl(), settings.submission(), settings.run(),
                 settings.heartbeat(), meter, clock);
         this.results = new ResultsRefresh(settings.workerPairs(), settings.expectedRoutes());
-        this.watch = new StatusWatch(settings.statusDir(), settings.workerPairs());
+        this.watch = new StatusWatch(settings.statusDir(), settings.workerPairs(), settings.restartLimit());
         this.s3Outage = new Outage("S3", clock);
         this.sqsOutage = new Outage("SQS", clock);
         this.ledgerOutage = new Outage("DynamoDB", clock);
@@ -156,6 +156,7 @@ public final class Logcopy {
             claims.ifPresent(this::claimsPass);
             boolean workersDone = watch.allWorkersDone();
             boolean cancelFile = watch.cancelPresent();
+            boolean restartLimit = watch.restartLimitReached();
             MergeResult result = refreshResults();
             boolean uploaded = upload(false, Deadline.afterStop(watch, STOP_UPLOADS));
             if (uploaded && Boolean.TRUE.equals(s3(cancelControl::requested))) {
@@ -176,9 +177,15 @@ public final class Logcopy {
                         result.routesDone(), result.routesTotal(), result.globalResults() ? "yes" : "no");
                 return end(Ending.FINISHED);
             }
+            // The run's own ends come first: pairs that are all done restart no more, and a cancel stops them anyway.
+            if (restartLimit && !workersDone) {
+                logRestarts();
+                return end(Ending.RESTART_LIMIT);
+            }
             boolean retrying = s3Outage.ongoing() || sqsOutage.ongoing() || ledgerOutage.ongoing();
             watch.await(retrying ? backOff() : settings.period(),
                     () -> !workersDone && watch.allWorkersDone() || !cancelFile && watch.cancelPresent()
+                            || !restartLimit && watch.restartLimitReached()
                             || claims.isPresent() && claims.get().due());
         }
     }
@@ -190,10 +197,13 @@ public final class Logcopy {
      * could not be uploaded.
      */
     private Ending end(Ending ending) throws InterruptedException {
-        if (ending == Ending.STOPPED && claims.isPresent()) {
-            // The pod is going away (a node drained, a spot interruption): the routes in flight go back at once.
+        if ((ending == Ending.STOPPED || ending == Ending.RESTART_LIMIT) && claims.isPresent()) {
+            // The pod is going away (a node drained, a spot interruption, the crash budget spent): the routes in flight
+            // go back at once.
+            String reason = ending == Ending.STOPPED ? "logcopy was stopped (SIGTERM): the pod is going away"
+                    : "the pod's pair containers restarted as often as RESTART_LIMIT allows: the pod is ending";
             ledger(() -> {
-                claims.get().releaseAll("logcopy was stopped (SIGTERM): the pod is going away");
+                claims.get().releaseAll(reason);
                 return Boolean.TRUE;
             });
         }
@@ -217,10 +227,31 @@ public final class Logcopy {
             case CANCELLED -> "cancelled";
             case UNREQUESTED_CANCEL -> "ended on a cancel nobody requested";
             case STOPPED -> "stopped before the end";
+            case RESTART_LIMIT -> "ended the pod: its pair containers restarted as often as RESTART_LIMIT allows";
         }, reported ? "" : " (the last progress report could not be sent)", meter);
         uploadLastLines();
         refreshLog();
         return ended;
+    }
+
+    /**
+     * Says which pair containers restarted how often: the console and {@code logcopy/logcopy.log}, which a failed run
+     * shows the participant, both carry it (container names and counts only).
+     */
+    private void logRestarts() {
+        List<String> starts = watch.startFiles();
+        var restarted = new ArrayList<String>();
+        for (int pair = 1; pair <= settings.workerPairs(); pair++) {
+            for (StatusFiles.Role role : StatusFiles.Role.values()) {
+                int restarts = StatusFiles.startCount(starts, role, pair) - 1;
+                if (restarts > 0) {
+                    restarted.add(role.container(pair) + " " + restarts + (restarts == 1 ? " time" : " times"));
+                }
+            }
+        }
+        LOG.warnf("logcopy: the pair containers restarted %d times (%s), RESTART_LIMIT is %d: this is the last upload,"
+                + " then the pod ends and the run fails", StatusFiles.restarts(starts, settings.workerPairs()),
+                String.join(", ", restarted), settings.restartLimit());
     }
 
     /**

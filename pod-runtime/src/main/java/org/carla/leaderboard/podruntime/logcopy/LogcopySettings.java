@@ -20,6 +20,9 @@ import org.carla.leaderboard.domain.status.StatusFiles;
  * is, the bucket to mirror it to, the queue to report progress to, the worker pairs and expected routes, the period and
  * the heartbeat, and which submission and run this pod is. Nothing a participant chose is among them.
  *
+ * @param restartLimit   the pair containers' restarts (each one's starts but its first, summed: {@code StatusFiles
+ *                       .restarts}) at which logcopy ends the pod with {@code RESTART_LIMIT_EXIT_CODE}:
+ *                       {@code RESTART_LIMIT}, required (the Job's crash budget, which only the Job knows)
  * @param uploadInterval the shortest time between two uploads of one changed file of the volume (logcopy's own files
  *                       go every period): {@code LOGS_UPLOAD_INTERVAL}, else {@link #DEFAULT_UPLOAD_INTERVAL} or the
  *                       period when longer
@@ -29,8 +32,8 @@ import org.carla.leaderboard.domain.status.StatusFiles;
  *                       under its own folder ({@code SubmissionLayout.podDir})
  */
 public record LogcopySettings(Path logsDir, Path statusDir, String bucket, SubmissionRef submission, int run,
-        int workerPairs, OptionalInt expectedRoutes, Duration period, Duration heartbeat, String queueUrl,
-        Duration uploadInterval, int partSize, int podIndex, int pods) {
+        int workerPairs, int restartLimit, OptionalInt expectedRoutes, Duration period, Duration heartbeat,
+        String queueUrl, Duration uploadInterval, int partSize, int podIndex, int pods) {
 
     public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(10);
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofMinutes(5);
@@ -38,6 +41,8 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
     public static final Duration DEFAULT_UPLOAD_INTERVAL = Duration.ofSeconds(30);
     /** S3 parts other than the last must be 5 MiB at least. */
     static final int MIN_PART_SIZE = 5 * 1024 * 1024;
+    /** No restart limit: only for what runs the loop over a volume no pair container starts in (the benchmarks). */
+    public static final int NO_RESTART_LIMIT = Integer.MAX_VALUE;
 
     public LogcopySettings {
         if (run < 1) {
@@ -45,6 +50,9 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
         }
         if (workerPairs < 1) {
             throw new IllegalArgumentException("WORKER_PAIRS must be at least 1, was " + workerPairs);
+        }
+        if (restartLimit < 1) {
+            throw new IllegalArgumentException(PodEnvironment.RESTART_LIMIT + " must be 1 or more, was " + restartLimit);
         }
         if (period.isNegative() || period.isZero()) {
             throw new IllegalArgumentException("LOGS_PERIOD must be positive, was " + period);
@@ -66,6 +74,14 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
             throw new IllegalArgumentException("STATUS_DIR must be $LOGS_DIR/" + StatusFiles.DIRECTORY + ", was "
                     + statusDir);
         }
+    }
+
+    /** The settings without a restart limit ({@link #NO_RESTART_LIMIT}), for a loop no pair container restarts in. */
+    public LogcopySettings(Path logsDir, Path statusDir, String bucket, SubmissionRef submission, int run,
+            int workerPairs, OptionalInt expectedRoutes, Duration period, Duration heartbeat, String queueUrl,
+            Duration uploadInterval, int partSize, int podIndex, int pods) {
+        this(logsDir, statusDir, bucket, submission, run, workerPairs, NO_RESTART_LIMIT, expectedRoutes, period,
+                heartbeat, queueUrl, uploadInterval, partSize, podIndex, pods);
     }
 
     /** @throws IllegalArgumentException naming the variable at fault */
@@ -92,6 +108,8 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
                 positive(env, PodEnvironment.RUN).orElseThrow(() -> new IllegalArgumentException("RUN is not set")),
                 positive(env, PodEnvironment.WORKER_PAIRS)
                         .orElseThrow(() -> new IllegalArgumentException("WORKER_PAIRS is not set")),
+                positive(env, PodEnvironment.RESTART_LIMIT).orElseThrow(() -> new IllegalArgumentException(
+                        PodEnvironment.RESTART_LIMIT + " is not set (the pair containers' restarts that end the pod)")),
                 positive(env, PodEnvironment.EXPECTED_ROUTES).map(OptionalInt::of).orElse(OptionalInt.empty()),
                 period,
                 PodEnvironment.duration(env, PodEnvironment.HEARTBEAT_PERIOD).orElse(

@@ -4,6 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -13,8 +15,9 @@ import org.carla.leaderboard.domain.status.StatusFiles.Role;
 
 /**
  * The status files logcopy reacts to, and its wait between periods: the wait ends early when every worker pair has
- * written its done files or a {@code simulation.cancel} appeared (2N + 1 {@code lstat}s every 250 ms: cheap, and
- * independent of how many names a participant's code put in the folder), or when logcopy is asked to stop.
+ * written its done files, a {@code simulation.cancel} appeared or the pair containers' start files reached the restart
+ * limit (every 250 ms, 2N + 1 {@code lstat}s and one per start file plus one per container: cheap, and independent of
+ * how many names a participant's code put in the folder), or when logcopy is asked to stop.
  */
 final class StatusWatch {
 
@@ -22,12 +25,14 @@ final class StatusWatch {
 
     private final Path statusDir;
     private final int workerPairs;
+    private final int restartLimit;
     private final CountDownLatch stop = new CountDownLatch(1);
     private volatile long stoppedAt;
 
-    StatusWatch(Path statusDir, int workerPairs) {
+    StatusWatch(Path statusDir, int workerPairs, int restartLimit) {
         this.statusDir = statusDir;
         this.workerPairs = workerPairs;
+        this.restartLimit = restartLimit;
     }
 
     /** Every simulator and agent has written its done file (2N files). */
@@ -43,6 +48,27 @@ final class StatusWatch {
     /** Whether {@code simulation.cancel} is there, whoever wrote it. */
     boolean cancelPresent() {
         return present(StatusFiles.SIMULATION_CANCEL);
+    }
+
+    /**
+     * The pair containers' start files there: each container's {@code start0}, {@code start1}... up to the first
+     * missing, and never more than the restart limit plus one of a container (enough to know the limit is reached).
+     */
+    List<String> startFiles() {
+        var names = new ArrayList<String>();
+        for (int pair = 1; pair <= workerPairs; pair++) {
+            for (Role role : Role.values()) {
+                for (int k = 0; k <= restartLimit && present(StatusFiles.start(role, pair, k)); k++) {
+                    names.add(StatusFiles.start(role, pair, k));
+                }
+            }
+        }
+        return names;
+    }
+
+    /** The pair containers' restarts ({@link StatusFiles#restarts}) have reached the restart limit. */
+    boolean restartLimitReached() {
+        return StatusFiles.restarts(startFiles(), workerPairs) >= restartLimit;
     }
 
     /** Waits {@code timeout}; earlier when {@code wake} turns true, or when stopped. */

@@ -20,8 +20,10 @@ import org.carla.leaderboard.domain.ledger.EntryState;
 import org.carla.leaderboard.domain.ledger.LedgerEntry;
 import org.carla.leaderboard.domain.ledger.RetryBudget;
 import org.carla.leaderboard.domain.ledger.RouteLedgerTable;
+import org.carla.leaderboard.domain.pod.PodEnvironment;
 import org.carla.leaderboard.domain.results.CheckpointFile;
 import org.carla.leaderboard.domain.results.ResultsJson;
+import org.carla.leaderboard.domain.status.StatusFiles;
 import org.carla.leaderboard.localstack.LocalStack;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.podruntime.ledger.RouteLedger;
@@ -234,6 +236,36 @@ class ClaimedRoutesIT {
             assertThat(crashed.tries()).isEqualTo(1);
             assertThat(entries).filteredOn(e -> !e.key().routeId().equals("12"))
                     .allSatisfy(entry -> assertThat(entry.attempts()).hasSize(1));
+        }
+    }
+
+    /**
+     * A pair whose evaluator crashes at every try of a route spends the pod's crash budget: at the restart that reaches
+     * {@code RESTART_LIMIT} (the second crash's first restart, of three), logcopy makes its last upload, gives back
+     * what it holds and ends the pod with the code the Job's podFailurePolicy fails the Job on; no {@code logcopy.done}.
+     */
+    @Test
+    void aPairCrashingUntilTheRestartLimitEndsThePodWithItsExitCode() throws Exception {
+        String submission = Long.toString(SUBMISSIONS.incrementAndGet());
+        try (Pod pod = new Pod(temp)) {
+            Map<String, String> env = podEnv(pod, submission, 1, "EVALUATOR_STANDIN_CRASH_AT_ROUTE", "12",
+                    "EVALUATOR_STANDIN_ROUTE_SECONDS", "0.3");
+            env.put("RESTART_LIMIT", "3");
+            assertThat(Pod.exit(pod.start("init", env), RUN)).isZero();
+
+            Pod.Ended ended = pod.startContainers(env, List.of(env)).awaitEnd(RUN);
+
+            assertThat(ended.logcopy()).as("logcopy's exit").isEqualTo(PodEnvironment.RESTART_LIMIT_EXIT_CODE);
+            // (The restarted pair may still have been told that no route is left, route 12's budget spent, and have
+            // written its done files during logcopy's last upload: the limit was reached first, the run fails.)
+            assertThat(pod.statusFiles()).contains("agent-1.crash1", "simulator-1.crash1").doesNotContain("logcopy.done");
+            assertThat(StatusFiles.restarts(pod.statusFiles(), 1)).isGreaterThanOrEqualTo(3);
+            assertThat(ledger(submission).read().entries()).as("nothing stays claimed by the pod that ended")
+                    .noneSatisfy(entry -> assertThat(entry.state()).isEqualTo(EntryState.CLAIMED));
+            String bucket = stack.evaluation().leaderboards().get(LEADERBOARD).bucket();
+            assertThat(keys(bucket, submission + "/")).doesNotContain(submission + "/containers-status/logcopy.done");
+            assertThat(stack.s3().getObjectAsBytes(r -> r.bucket(bucket).key(submission + "/logcopy/logcopy.log"))
+                    .asUtf8String()).contains("RESTART_LIMIT is 3: this is the last upload");
         }
     }
 

@@ -67,6 +67,8 @@ class LogcopyIT {
     /** Leaderboard 2.0's bucket, as deploy/aws names it. */
     private static String bucket;
     private static final Duration PERIOD = Duration.ofMillis(300);
+    /** The pair containers' restarts that end the pod, in the cases that do not test it. */
+    private static final int RESTART_LIMIT = 4;
     private static final int MIB = 1024 * 1024;
     private static final AtomicLong SUBMISSIONS = new AtomicLong(System.currentTimeMillis() % 1_000_000 * 100);
 
@@ -412,6 +414,69 @@ class LogcopyIT {
                 .contains("containers-status/simulation.cancel appeared, but logcopy did not write it");
     }
 
+    /**
+     * The crash budget the kubelet's restart counts used to enforce: each pair container writes a start file at each
+     * start, and once their restarts (starts but the first, summed) reach {@code RESTART_LIMIT}, logcopy makes its last
+     * upload and report and ends the pod. A start file wakes its wait: the pod ends long before the next period.
+     */
+    @Test
+    void pairContainersRestartingAsOftenAsTheLimitAllowsEndThePod() throws Exception {
+        Duration period = Duration.ofMinutes(1);
+        var settings = settings(2, 4, period, period, period, 3);
+        Future<Logcopy.Ending> run = start(settings, s3(stack.endpoints().get("s3")));
+        nextProgress(settings);
+
+        for (int pair = 1; pair <= 2; pair++) {
+            write("containers-status/" + StatusFiles.start(Role.SIMULATOR, pair, 0), "");
+            write("containers-status/" + StatusFiles.start(Role.AGENT, pair, 0), "");
+        }
+        write("containers-status/agent-1.crash0", "");
+        write("containers-status/simulator-1.crash0", "");
+        write("containers-status/" + StatusFiles.start(Role.AGENT, 1, 1), "");
+        write("containers-status/" + StatusFiles.start(Role.SIMULATOR, 1, 1), "");
+        write("agent/agent1/leaderboard.log", "RuntimeError: the agent crashed\n");
+        await("two restarts, below the limit of three: logcopy runs on").during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(20)).until(() -> !run.isDone());
+
+        long restarted = System.nanoTime();
+        write("containers-status/" + StatusFiles.start(Role.AGENT, 2, 1), "");
+
+        assertThat(run.get(20, TimeUnit.SECONDS)).isEqualTo(Logcopy.Ending.RESTART_LIMIT);
+        assertThat(Duration.ofNanos(System.nanoTime() - restarted)).as("woken by the start file").isLessThan(period);
+        Progress last = lastProgress(settings);
+        assertThat(last.ending()).isEqualTo(Progress.Ending.RESTART_LIMIT);
+        assertThat(last.notUploaded()).isEmpty();
+        String prefix = settings.prefix();
+        assertThat(logs.resolve("containers-status/logcopy.done")).doesNotExist();
+        assertThat(keys(stack.s3(), prefix)).doesNotContain(prefix + "containers-status/logcopy.done")
+                .contains(prefix + "containers-status/agent-2.start1", prefix + "agent/agent1/leaderboard.log");
+        assertThat(object(stack.s3(), prefix + "logcopy/logcopy.log")).contains("the pair containers restarted 3"
+                + " times (agent-1 1 time, simulator-1 1 time, agent-2 1 time), RESTART_LIMIT is 3");
+        assertEverythingUploaded(prefix);
+    }
+
+    /** When the run's own end and the limit hold in the same pass, the run's end wins: the limit is for a live pod. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = { "every pair done", "simulation.cancel" })
+    void theRunsOwnEndWinsOverTheRestartLimitInTheSamePass(String end) throws Exception {
+        var settings = settings(1, 2, PERIOD, PERIOD, PERIOD, 1);
+        agentResults(1, 2, 0, 1);
+        write("containers-status/" + StatusFiles.start(Role.AGENT, 1, 0), "");
+        write("containers-status/" + StatusFiles.start(Role.AGENT, 1, 1), "");
+        if (end.equals("every pair done")) {
+            write("containers-status/" + StatusFiles.done(Role.SIMULATOR, 1), "");
+            write("containers-status/" + StatusFiles.done(Role.AGENT, 1), "");
+        } else {
+            write("containers-status/" + StatusFiles.SIMULATION_CANCEL, "");
+        }
+
+        Logcopy.Ending ending = start(settings, s3(stack.endpoints().get("s3"))).get(20, TimeUnit.SECONDS);
+
+        assertThat(ending).isEqualTo(end.equals("every pair done") ? Logcopy.Ending.FINISHED
+                : Logcopy.Ending.UNREQUESTED_CANCEL);
+        assertThat(lastProgress(settings).ending().name()).isEqualTo(ending.name());
+    }
+
     @Test
     void hostileFilesInTheVolumeNeitherStopItNorLeakOut() throws Exception {
         var settings = settings(3, 6);
@@ -617,10 +682,15 @@ class LogcopyIT {
     }
 
     private LogcopySettings settings(int pairs, int routes, Duration heartbeat, Duration uploadInterval) {
+        return settings(pairs, routes, PERIOD, heartbeat, uploadInterval, RESTART_LIMIT);
+    }
+
+    private LogcopySettings settings(int pairs, int routes, Duration period, Duration heartbeat,
+            Duration uploadInterval, int restartLimit) {
         long pk = SUBMISSIONS.incrementAndGet();
         return new LogcopySettings(logs, logs.resolve(StatusFiles.DIRECTORY), bucket,
-                new SubmissionRef(pk, 42, "leaderboard-20"), 1, pairs, OptionalInt.of(routes), PERIOD, heartbeat,
-                queueUrl, uploadInterval, 5 * MIB, 0, 1);
+                new SubmissionRef(pk, 42, "leaderboard-20"), 1, pairs, restartLimit, OptionalInt.of(routes), period,
+                heartbeat, queueUrl, uploadInterval, 5 * MIB, 0, 1);
     }
 
     /** The route records of a checkpoint's text. */

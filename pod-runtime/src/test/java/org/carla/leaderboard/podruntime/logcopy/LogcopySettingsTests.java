@@ -22,6 +22,7 @@ class LogcopySettingsTests {
         env.put("RUN", "2");
         env.put("TEAM_ID", "42");
         env.put("LEADERBOARD", "leaderboard-20");
+        env.put("RESTART_LIMIT", "7");
         return env;
     }
 
@@ -35,6 +36,7 @@ class LogcopySettingsTests {
         assertThat(settings.submissionId()).isEqualTo("123456");
         assertThat(settings.prefix()).isEqualTo("123456/");
         assertThat(settings.workerPairs()).isEqualTo(4);
+        assertThat(settings.restartLimit()).isEqualTo(7);
         assertThat(settings.expectedRoutes()).hasValue(20);
         assertThat(settings.submission().teamId()).isEqualTo(42);
         assertThat(settings.run()).isEqualTo(2);
@@ -58,6 +60,25 @@ class LogcopySettingsTests {
         assertThat(LogcopySettings.fromEnv(env).uploadInterval()).isEqualTo(Duration.ofMinutes(1));
         env.put("LOGS_UPLOAD_INTERVAL", "2.5");
         assertThat(LogcopySettings.fromEnv(env).uploadInterval()).isEqualTo(Duration.ofMillis(2500));
+    }
+
+    /** The crash budget only the Job knows: without it logcopy would let the pairs restart until the deadline. */
+    @Test
+    void theRestartLimitIsRequiredAndAtLeastOne() {
+        var env = env();
+        env.put("RESTART_LIMIT", "1");
+        assertThat(LogcopySettings.fromEnv(env).restartLimit()).isOne();
+        env.remove("RESTART_LIMIT");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessageStartingWith("RESTART_LIMIT is not set");
+        env.put("RESTART_LIMIT", " ");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessageStartingWith("RESTART_LIMIT is not set");
+        env.put("RESTART_LIMIT", "0");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessage("RESTART_LIMIT must be 1 or more, was 0");
+        env.put("RESTART_LIMIT", "-3");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env)).hasMessage("RESTART_LIMIT must be 1 or more, was -3");
+        env.put("RESTART_LIMIT", "six");
+        assertThatThrownBy(() -> LogcopySettings.fromEnv(env))
+                .hasMessage("RESTART_LIMIT must be a whole number, was 'six'");
     }
 
     @Test
