@@ -25,7 +25,7 @@ import io.quarkus.test.junit.QuarkusTest;
 /**
  * Waiting for capacity does not spend the run's deadline, on the local stack's API server and Job runner, which plays
  * the scheduler (GPU pods beyond its capacity wait Pending, Unschedulable), the kubelet (the containers run as local
- * processes, here short stand-ins of every image) and the Job controller (its clock counts the deadline from the Job's
+ * processes, here shell stand-ins of every role: {@link ShellRoles}) and the Job controller (its clock counts the deadline from the Job's
  * start, Pending time included, and follows a patched deadline).
  */
 @QuarkusTest
@@ -36,12 +36,17 @@ import io.quarkus.test.junit.QuarkusTest;
         @ResourceArg(name = "local-stack.images.every-image.image", value = ".*"),
         @ResourceArg(name = "local-stack.images.every-image.command./usr/local/bin/pod-runtime", value = "/bin/true"),
         @ResourceArg(name = "local-stack.images.every-image.command./opt/pod-runtime/pod-runtime",
-                value = "[\"/bin/sh\", \"-c\", \"sleep 2\"]"),
+                value = ShellRoles.PAIR + "sleep 2; " + ShellRoles.DONE_AND_HOLD + ShellRoles.END),
+        @ResourceArg(name = "local-stack.images.pod-runtime.image", value = "carla-leaderboard/pod-runtime:.*"),
+        @ResourceArg(name = "local-stack.images.pod-runtime.order", value = "10"),
+        @ResourceArg(name = "local-stack.images.pod-runtime.command./usr/local/bin/pod-runtime", value = "/bin/true"),
+        @ResourceArg(name = "local-stack.images.pod-runtime.command./opt/pod-runtime/pod-runtime",
+                value = ShellRoles.LOGCOPY),
         // a participant's agent that drives for a minute
         @ResourceArg(name = "local-stack.images.slow-agent.image", value = "registry\\.example\\.org/team/slow:.*"),
         @ResourceArg(name = "local-stack.images.slow-agent.order", value = "10"),
         @ResourceArg(name = "local-stack.images.slow-agent.command./opt/pod-runtime/pod-runtime",
-                value = "[\"/bin/sh\", \"-c\", \"sleep 60\"]") })
+                value = ShellRoles.PAIR + "sleep 60; " + ShellRoles.DONE_AND_HOLD + ShellRoles.END) })
 class CapacityWaitTests extends LauncherStory {
 
     private static final long DEADLINE_SECONDS = 15;

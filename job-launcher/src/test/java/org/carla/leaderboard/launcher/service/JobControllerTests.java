@@ -33,9 +33,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * pair is done, its restart-limit code once the pairs' restarts reach {@code RESTART_LIMIT}, on which the Job's
  * podFailurePolicy fails the run; a pod lost with its node is not counted. A participant's image that cannot be pulled
  * ends the run, and frees the node, within the launcher's grace. Every container is a shell one-liner keyed on its
- * role ({@code $0}: simulator, agent, logcopy, ...) that follows the container protocol's files as pod-runtime does:
- * a pair container writes a start file when it starts, crashes (exit 3) the first {@code $CRASHES} times (the image's
- * tag), then writes its done file and holds; logcopy counts the restarts from the start files.
+ * role ({@link ShellRoles}); a pair crashes (exit 3) the first {@code $CRASHES} times (the image's tag).
  */
 @QuarkusTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -46,12 +44,12 @@ import io.quarkus.test.junit.QuarkusTest;
         @ResourceArg(name = "local-stack.images.every-image.command./usr/local/bin/pod-runtime", value = "/bin/true"),
         // init makes the status folder every container writes in, as pod-runtime's does
         @ResourceArg(name = "local-stack.images.every-image.command./opt/pod-runtime/pod-runtime",
-                value = "[\"/bin/sh\", \"-c\", \"[ $0 = init ] && mkdir -m 777 $STATUS_DIR; sleep 1\"]"),
+                value = ShellRoles.SH + ShellRoles.INIT + "sleep 1" + ShellRoles.END),
         @ResourceArg(name = "local-stack.images.pod-runtime.image", value = "carla-leaderboard/pod-runtime:.*"),
         @ResourceArg(name = "local-stack.images.pod-runtime.order", value = "10"),
         @ResourceArg(name = "local-stack.images.pod-runtime.command./usr/local/bin/pod-runtime", value = "/bin/true"),
         @ResourceArg(name = "local-stack.images.pod-runtime.command./opt/pod-runtime/pod-runtime",
-                value = JobControllerTests.LOGCOPY),
+                value = ShellRoles.LOGCOPY),
         // the simulator and the agent of a pair that crashes n times (the image's tag), then drives to the end
         @ResourceArg(name = "local-stack.images.crash0.image", value = "registry\\.example\\.org/crashing/[a-z]+:0"),
         @ResourceArg(name = "local-stack.images.crash0.order", value = "10"),
@@ -85,25 +83,15 @@ import io.quarkus.test.junit.QuarkusTest;
 class JobControllerTests extends LauncherStory {
 
     /**
-     * A pair container: its start file, exit 3 for the first {@code $CRASHES} starts, then its done file and a hold
-     * until the pod ends (a sidecar that exits 0 is restarted). Reading the CARLA image's version does not crash.
+     * A pair container: its start file, exit 3 for the first {@code $CRASHES} starts, then its done file and the hold.
+     * Reading the CARLA image's version does not crash.
      */
-    static final String CRASHING = "[\"/bin/sh\", \"-c\", \"[ $0 = carla-version ] && exit 0; d=$STATUS_DIR;"
-            + " c=$0-$WORKER_ID; k=$(ls $d | grep -c ^$c[.]start); touch $d/$c.start$k; [ $k -lt $CRASHES ] && exit 3;"
-            + " touch $d/$c.done; exec sleep 600\"]";
+    static final String CRASHING = ShellRoles.SH + "[ $0 = carla-version ] && exit 0; " + ShellRoles.START
+            + "[ $k -lt $CRASHES ] && exit 3; " + ShellRoles.DONE_AND_HOLD + ShellRoles.END;
 
     /** A pair container that drives for 10 s, then is done and holds. */
-    static final String SLOW = "[\"/bin/sh\", \"-c\", \"[ $0 = carla-version ] && exit 0; sleep 10; d=$STATUS_DIR;"
-            + " touch $d/$0-$WORKER_ID.done; exec sleep 600\"]";
-
-    /**
-     * logcopy (the pod-runtime image's other roles exit 0): exit 3 once the start files count {@code RESTART_LIMIT}
-     * restarts, 0 once pair 1 is done.
-     */
-    static final String LOGCOPY = "[\"/bin/sh\", \"-c\", \"[ $0 = logcopy ] || exit 0; d=$STATUS_DIR;"
-            + " while :; do s=$(ls $d | grep -c [.]start); c=$(ls $d | grep [.]start | sed s/[.]start.*// | sort -u"
-            + " | wc -l); [ $((s - c)) -ge $RESTART_LIMIT ] && exit 3;"
-            + " [ -e $d/simulator-1.done ] && [ -e $d/agent-1.done ] && exit 0; sleep 0.2; done\"]";
+    static final String SLOW = ShellRoles.SH + "[ $0 = carla-version ] && exit 0; sleep 10; " + ShellRoles.DONE_AND_HOLD
+            + ShellRoles.END;
 
     @Test
     void aTrackAllowingOneResumeSurvivesOnePairCrashAndFailsAtTheSecond() {

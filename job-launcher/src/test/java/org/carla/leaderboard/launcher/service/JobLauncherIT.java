@@ -21,6 +21,7 @@ import org.carla.leaderboard.domain.pod.JobLabels;
 import org.carla.leaderboard.domain.record.SubmissionTable;
 import org.carla.leaderboard.domain.track.TrackCatalog;
 import org.carla.leaderboard.domain.track.TrackSpec;
+import org.carla.leaderboard.launcher.job.PodContainers;
 import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.localstack.testing.InjectLocalStack;
 import org.carla.leaderboard.localstack.testing.LocalStackProfile;
@@ -38,8 +39,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /**
  * The packaged job-launcher (the jar, or the native executable under {@code -Pnative}) in its production
  * configuration, against ElasticMQ, DynamoDB Local and the Kubernetes API server with the local Job runner: a launch
- * request becomes the run's Job, whose pod waits for a GPU, runs when one is free (every container a program that
- * exits 0), and whose end is reported on {@code submission-events} before the Job is removed; the reconcile (every
+ * request becomes the run's Job, whose pod waits for a GPU, runs when one is free (every role a shell that ends at
+ * once), and whose end is reported on {@code submission-events} before the Job is removed; the reconcile (every
  * 2 s here, 30 s in production) ends a run cancelled while its pod waits.
  */
 @QuarkusIntegrationTest
@@ -50,16 +51,23 @@ class JobLauncherIT {
     private static final long PHASE = 2077;
     private static final AtomicLong SUBMISSIONS = new AtomicLong(Instant.now().getEpochSecond() % 1_000_000 * 100);
 
-    /** One worker pair; no GPU node until the test adds one; every image's programs exit 0 at once. */
+    /** One worker pair; no GPU node until the test adds one; every role a shell that ends at once ({@link ShellRoles}). */
     public static class Stack extends LocalStackProfile {
         public Stack() {
-            super(Map.of("components", "sqs,dynamodb,kubernetes",
-                    "evaluation.phases.2077.worker-pairs", "1",
-                    "local-stack.kubernetes.gpu-capacity", "0",
-                    "local-stack.images.every.image", ".*",
-                    "local-stack.images.every.user", "1000:1000",
-                    "local-stack.images.every.command./usr/local/bin/pod-runtime", "/bin/true",
-                    "local-stack.images.every.command./opt/pod-runtime/pod-runtime", "/bin/true"));
+            super(Map.ofEntries(Map.entry("components", "sqs,dynamodb,kubernetes"),
+                    Map.entry("evaluation.phases.2077.worker-pairs", "1"),
+                    Map.entry("local-stack.kubernetes.gpu-capacity", "0"),
+                    Map.entry("local-stack.images.every.image", ".*"),
+                    Map.entry("local-stack.images.every.user", "1000:1000"),
+                    Map.entry("local-stack.images.every.command./usr/local/bin/pod-runtime", "/bin/true"),
+                    Map.entry("local-stack.images.every.command./opt/pod-runtime/pod-runtime",
+                            ShellRoles.PAIR + ShellRoles.DONE_AND_HOLD + ShellRoles.END),
+                    Map.entry("local-stack.images.pod-runtime.image", "carla-leaderboard/pod-runtime:.*"),
+                    Map.entry("local-stack.images.pod-runtime.order", "10"),
+                    Map.entry("local-stack.images.pod-runtime.user", "1000:1000"),
+                    Map.entry("local-stack.images.pod-runtime.command./usr/local/bin/pod-runtime", "/bin/true"),
+                    Map.entry("local-stack.images.pod-runtime.command./opt/pod-runtime/pod-runtime",
+                            ShellRoles.LOGCOPY)));
         }
 
         @Override
@@ -81,7 +89,7 @@ class JobLauncherIT {
                 .endsWith("-" + request.submission().submissionPk() + "-r1");
         assertThat(job.getMetadata().getLabels()).containsEntry(JobLabels.RUN, "1")
                 .containsEntry(JobLabels.MANAGED_BY, JobLabels.LAUNCHER);
-        assertThat(job.getSpec().getTemplate().getSpec().getContainers()).extracting(c -> c.getName())
+        assertThat(PodContainers.specs(job.getSpec().getTemplate().getSpec())).extracting(c -> c.getName())
                 .containsExactlyInAnyOrder("simulator-1", "agent-1", "logcopy");
         await("the pod waits for a GPU").atMost(Duration.ofSeconds(20))
                 .until(() -> podOf(name).filter(pod -> "Pending".equals(pod.getStatus().getPhase())).isPresent());
