@@ -237,6 +237,8 @@ final class RunCostBenchmark {
         env.put("PROGRESS_QUEUE_URL", queue);
         env.put("WORKER_PAIRS", Integer.toString(pairs));
         env.put("EXPECTED_ROUTES", Integer.toString(pairs == PAIRS ? PAIRS * ROUTES_PER_AGENT : pairs));
+        // The seeds' crash budget (2 × 4 resumes + 1); the benchmark's containers write no start file.
+        env.put("RESTART_LIMIT", "9");
         env.put("LOGS_PERIOD", seconds(PERIOD, scale));
         env.put("LOGS_UPLOAD_INTERVAL", seconds(UPLOAD_INTERVAL, scale));
         env.put("HEARTBEAT_PERIOD", seconds(HEARTBEAT, scale));

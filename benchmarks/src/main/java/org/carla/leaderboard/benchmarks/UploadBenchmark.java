@@ -56,8 +56,9 @@ final class UploadBenchmark {
             String bucket = "bench-uploads";
             stack.s3().createBucket(b -> b.bucket(bucket));
             // A changed file may go every period here (in a pod: every 30 s), to measure one period's cost.
+            // The seeds' restart limit (2 × 4 resumes + 1); no pair container starts here.
             var settings = new LogcopySettings(logs, status, bucket, new SubmissionRef(5005, 7, "leaderboard-20"), 1,
-                    4, OptionalInt.of(20), PERIOD, Duration.ofMinutes(5), stack.queueUrl("progress-reports"), PERIOD,
+                    4, 9, OptionalInt.of(20), PERIOD, Duration.ofMinutes(5), stack.queueUrl("progress-reports"), PERIOD,
                     8 * 1024 * 1024, 0, 1);
             var meter = new RequestMeter();
             var logcopy = new Logcopy(settings, stack.s3(), stack.sqs(), meter, java.time.Clock.systemUTC());

@@ -41,8 +41,6 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
     public static final Duration DEFAULT_UPLOAD_INTERVAL = Duration.ofSeconds(30);
     /** S3 parts other than the last must be 5 MiB at least. */
     static final int MIN_PART_SIZE = 5 * 1024 * 1024;
-    /** No restart limit: only for what runs the loop over a volume no pair container starts in (the benchmarks). */
-    public static final int NO_RESTART_LIMIT = Integer.MAX_VALUE;
 
     public LogcopySettings {
         if (run < 1) {
@@ -74,14 +72,6 @@ public record LogcopySettings(Path logsDir, Path statusDir, String bucket, Submi
             throw new IllegalArgumentException("STATUS_DIR must be $LOGS_DIR/" + StatusFiles.DIRECTORY + ", was "
                     + statusDir);
         }
-    }
-
-    /** The settings without a restart limit ({@link #NO_RESTART_LIMIT}), for a loop no pair container restarts in. */
-    public LogcopySettings(Path logsDir, Path statusDir, String bucket, SubmissionRef submission, int run,
-            int workerPairs, OptionalInt expectedRoutes, Duration period, Duration heartbeat, String queueUrl,
-            Duration uploadInterval, int partSize, int podIndex, int pods) {
-        this(logsDir, statusDir, bucket, submission, run, workerPairs, NO_RESTART_LIMIT, expectedRoutes, period,
-                heartbeat, queueUrl, uploadInterval, partSize, podIndex, pods);
     }
 
     /** @throws IllegalArgumentException naming the variable at fault */
