@@ -225,9 +225,9 @@ class LocalRunIT {
                 .get(JobLabels.RUN))).map(job -> job.getMetadata().getName()).findFirst()
                 .orElse("job-of-run-1-never-seen");
         Instant now = Instant.now();
-        var event = JobFinished.of(identity(resume), 1, firstJob, JobFinished.Outcome.FAILED, "BackoffLimitExceeded",
+        var event = JobFinished.of(identity(resume), 1, firstJob, JobFinished.Outcome.FAILED, "PodFailurePolicy",
                 1, resume.view().submittedAt(), now, List.of(new JobFinished.ContainerOutcome("agent-1", 2, 1,
-                        "Error", now)), now);
+                        "Error", now), new JobFinished.ContainerOutcome("logcopy", 0, 3, "Error", now)), now);
         QueuePublisher.to(system.stack().sqs(), system.stack().queueUrl("submission-events")).publish(event);
         earlierRunReportedAgainAt = now;
     }
@@ -661,6 +661,12 @@ class LocalRunIT {
         assertThat(occurrences(log, prepared(resume, 0))).isEqualTo(1);
         assertThat(occurrences(log, prepared(resume, 1))).isEqualTo(1);
         assertThat(occurrences(log, prepared(resume, 3))).isEqualTo(1);
+        // Run 1's pairs spent the crash budget: logcopy ended the pod with its restart-limit code, and the Job's
+        // podFailurePolicy failed the run, which the participant is told with the crashed containers' logs.
+        assertThat(callsAbout(resume)).filteredOn(c -> isFinalUpdate(c) && status(c).equals("failed"))
+                .isNotEmpty().allSatisfy(failed -> assertThat(body(failed).path("stderr").asText())
+                        .contains("crashed and were restarted more often than the track allows (PodFailurePolicy)")
+                        .contains("=== agent-1").doesNotContain("=== logcopy"));
     }
 
     @Test

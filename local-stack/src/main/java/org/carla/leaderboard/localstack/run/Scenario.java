@@ -71,8 +71,9 @@ public enum Scenario {
     CLAIMED("FINISHED"),
     /**
      * CLAIMED's track on a spot node, reclaimed once a route is filed while another drives: the node shuts down
-     * ({@code DisruptionTarget}, SIGTERM to every container, the pod's grace period, then SIGKILL). logcopy gives back
-     * the claims in flight; the Job controller's replacement pod drives those routes, and no finished one, again. Its
+     * ({@code DisruptionTarget}; SIGTERM to logcopy, then to the pairs' sidecars last first, within the pod's grace
+     * period, then SIGKILL). logcopy gives back the claims in flight; the Job controller's replacement pod, not counted
+     * against backoffLimit, drives those routes, and no finished one, again. Its
      * first route takes {@link #SPOT_LONG} route times, so it is in flight when the interruption comes.
      */
     SPOT("FINISHED"),
