@@ -18,11 +18,15 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 /**
  * A submission's Job and pod in the stack's API server, as job-launcher and the kubelet leave them (labels, and a
  * status written through {@code /status}), in the submissions namespace; the tests' stack runs no Job runner
- * ({@code local-stack.kubernetes.job-runner=off}): the test plays the Job controller and the kubelet.
+ * ({@code local-stack.kubernetes.job-runner=off}): the test plays the Job controller and the kubelet. The layout is
+ * job-launcher's: {@code restartPolicy: Never}, the pairs as native sidecars (init containers with
+ * {@code restartPolicy: Always}, their statuses among the init containers'), {@code logcopy} the one container.
  */
 final class GivenCluster {
 
     static final String NAMESPACE = KubernetesApiServer.SUBMISSIONS_NAMESPACE;
+    private static final String LOGCOPY = "logcopy";
+    private static final String POD_RUNTIME = "carla-leaderboard/pod-runtime:latest";
 
     private GivenCluster() {
     }
@@ -31,8 +35,8 @@ final class GivenCluster {
         var labels = Map.of(JobLabels.MANAGED_BY, JobLabels.LAUNCHER, JobLabels.SUBMISSION_ID, submissionId,
                 JobLabels.RUN, Integer.toString(run));
         var job = new JobBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE).withLabels(labels)
-                .endMetadata().withNewSpec().withNewTemplate().withNewSpec().withRestartPolicy("OnFailure")
-                .addNewContainer().withName("logcopy").withImage("carla-leaderboard/pod-runtime:latest").endContainer()
+                .endMetadata().withNewSpec().withNewTemplate().withNewSpec().withRestartPolicy("Never")
+                .addNewContainer().withName(LOGCOPY).withImage(POD_RUNTIME).endContainer()
                 .endSpec().endTemplate().endSpec().build();
         var client = stack.kubernetes().batch().v1().jobs().inNamespace(NAMESPACE);
         var created = client.resource(job).create();
@@ -48,16 +52,11 @@ final class GivenCluster {
             int gpusPerWorker, List<ContainerStatus> containers) {
         var labels = Map.of(JobLabels.SUBMISSION_ID, submissionId, JobLabels.JOB_NAME, jobName, "job-name", jobName);
         var pod = new PodBuilder().withNewMetadata().withName(jobName + "-abcde").withNamespace(NAMESPACE)
-                .withLabels(labels).endMetadata().withNewSpec()
-                .addToContainers(worker("simulator-1", gpusPerWorker), worker("agent-1", 0),
-                        worker("simulator-2", gpusPerWorker), worker("agent-2", 0))
-                .endSpec().build();
-        var client = stack.kubernetes().pods().inNamespace(NAMESPACE);
-        var created = client.resource(pod).create();
-        created.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase(phase)
-                .withStartTime(startedAt == null ? null : startedAt.toString()).withContainerStatuses(containers)
-                .build());
-        client.resource(created).updateStatus();
+                .withLabels(labels).endMetadata().withNewSpec().withRestartPolicy("Never")
+                .addToInitContainers(sidecar("simulator-1", gpusPerWorker), sidecar("agent-1", 0),
+                        sidecar("simulator-2", gpusPerWorker), sidecar("agent-2", 0))
+                .addNewContainer().withName(LOGCOPY).withImage(POD_RUNTIME).endContainer().endSpec().build();
+        create(stack, pod, phase, startedAt, containers);
     }
 
     /** The pod {@code name} of completion index {@code index} of an Indexed Job of one pair per pod. */
@@ -67,11 +66,22 @@ final class GivenCluster {
                 JobLabels.COMPLETION_INDEX, Integer.toString(index));
         var pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE).withLabels(labels)
                 .withAnnotations(Map.of(JobLabels.COMPLETION_INDEX, Integer.toString(index))).endMetadata()
-                .withNewSpec().addToContainers(worker("simulator-1", 1), worker("agent-1", 0)).endSpec().build();
+                .withNewSpec().withRestartPolicy("Never")
+                .addToInitContainers(sidecar("simulator-1", 1), sidecar("agent-1", 0))
+                .addNewContainer().withName(LOGCOPY).withImage(POD_RUNTIME).endContainer().endSpec().build();
+        create(stack, pod, phase, startedAt, containers);
+    }
+
+    /** Creates the pod, then writes its status: the pairs' among the init containers', logcopy's as the container's. */
+    private static void create(RunningStack stack, io.fabric8.kubernetes.api.model.Pod pod, String phase,
+            Instant startedAt, List<ContainerStatus> containers) {
         var client = stack.kubernetes().pods().inNamespace(NAMESPACE);
         var created = client.resource(pod).create();
         created.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase(phase)
-                .withStartTime(startedAt.toString()).withContainerStatuses(containers).build());
+                .withStartTime(startedAt == null ? null : startedAt.toString())
+                .withInitContainerStatuses(containers.stream().filter(c -> !LOGCOPY.equals(c.getName())).toList())
+                .withContainerStatuses(containers.stream().filter(c -> LOGCOPY.equals(c.getName())).toList())
+                .build());
         client.resource(created).updateStatus();
     }
 
@@ -92,8 +102,9 @@ final class GivenCluster {
                 .withReason("CrashLoopBackOff").endWaiting().endState().build();
     }
 
-    private static io.fabric8.kubernetes.api.model.Container worker(String name, int gpus) {
-        var container = new ContainerBuilder().withName(name).withImage("registry.local/x:1");
+    private static io.fabric8.kubernetes.api.model.Container sidecar(String name, int gpus) {
+        var container = new ContainerBuilder().withName(name).withImage("registry.local/x:1")
+                .withRestartPolicy("Always");
         if (gpus > 0) {
             container.withNewResources().addToLimits("nvidia.com/gpu", new Quantity(Integer.toString(gpus)))
                     .endResources();
