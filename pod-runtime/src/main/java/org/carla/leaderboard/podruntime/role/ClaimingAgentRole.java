@@ -46,16 +46,27 @@ public final class ClaimingAgentRole implements PairPolicy {
         return "the evaluator";
     }
 
-    /** CARLA accepting (once per attempt), then the next claim from logcopy. */
+    /**
+     * CARLA accepting (once per attempt), then the next claim from logcopy. An attempt that starts with its own done file
+     * there is the pair's container started again while it held (killed, OOM): logcopy gave the pair its last claim
+     * before, and the simulator stopped CARLA, so it ends done at once, without waiting for a CARLA that will not come.
+     */
     @Override
     public Watch beforeStart(Attempt attempt) {
-        Watch untilCarla = carlaAccepts ? null : AgentRole.awaitCarla(settings, carla, attempt, this::crashed);
         return new Watch() {
             private boolean waitingLogged;
+            private Watch untilCarla;
 
             @Override
             public Step next(Set<String> present) {
+                if (present.contains(attempt.status().ownDone())) {
+                    return new Step.End(attempt.status().ownDone() + " is there: logcopy said before that no route is "
+                            + "left for the pair", false, () -> new Verdict(true, true, ""));
+                }
                 if (!carlaAccepts) {
+                    if (untilCarla == null) {
+                        untilCarla = AgentRole.awaitCarla(settings, carla, attempt, ClaimingAgentRole.this::crashed);
+                    }
                     Step step = untilCarla.next(present);
                     if (!(step instanceof Step.Proceed)) {
                         return step;
