@@ -27,13 +27,16 @@ public final class ServerProcess implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path log;
+    /** Where this start's part of the log begins: a retry appends to the log of the start that failed. */
+    private final long logOffset;
     private final ClassDataArchive archive;
     private volatile boolean frozen;
 
-    private ServerProcess(String name, Process process, Path log, ClassDataArchive archive) {
+    private ServerProcess(String name, Process process, Path log, long logOffset, ClassDataArchive archive) {
         this.name = name;
         this.process = process;
         this.log = log;
+        this.logOffset = logOffset;
         this.archive = archive;
     }
 
@@ -61,6 +64,7 @@ public final class ServerProcess implements AutoCloseable {
         List<String> command = archive.command();
         try {
             Files.createDirectories(log.getParent());
+            long logOffset = Files.exists(log) ? Files.size(log) : 0;
             Files.writeString(log, "== " + String.join(" ", command) + System.lineSeparator(), StandardCharsets.UTF_8,
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
             Process process = new ProcessBuilder(command)
@@ -68,7 +72,7 @@ public final class ServerProcess implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
-            return new ServerProcess(name, process, log, archive);
+            return new ServerProcess(name, process, log, logOffset, archive);
         } catch (IOException e) {
             archive.exited();
             throw new UncheckedIOException("cannot start " + name + ": " + e.getMessage(), e);
@@ -226,9 +230,13 @@ public final class ServerProcess implements AutoCloseable {
                 || start.contains("Bind failed") || start.contains("Failed to bind");
     }
 
-    /** The first 256 KiB of the log: a start-up failure is there, and a long log is not re-read on every poll. */
+    /**
+     * The first 256 KiB of this start's part of the log: its start-up failure is there (not an earlier start's, which
+     * a retry on another port must not take for its own), and a long log is not re-read on every poll.
+     */
     private String logStart() {
         try (var in = Files.newInputStream(log)) {
+            in.skipNBytes(logOffset);
             return new String(in.readNBytes(256 * 1024), StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "";
