@@ -60,8 +60,8 @@ public final class ClaimingAgentRole implements PairPolicy {
             @Override
             public Step next(Set<String> present) {
                 if (present.contains(attempt.status().ownDone())) {
-                    return new Step.End(attempt.status().ownDone() + " is there: logcopy said before that no route is "
-                            + "left for the pair", false, () -> new Verdict(true, true, ""));
+                    return done(attempt.status().ownDone() + " is there: logcopy said before that no route is left"
+                            + " for the pair");
                 }
                 if (!carlaAccepts) {
                     if (untilCarla == null) {
@@ -85,9 +85,8 @@ public final class ClaimingAgentRole implements PairPolicy {
                     return new Step.Wait(CLAIM_POLL);
                 }
                 if (next.get().none()) {
-                    return new Step.End("logcopy says no route is left for the pair"
-                            + (next.get().reason().isEmpty() ? "" : " (" + next.get().reason() + ")"), false,
-                            () -> new Verdict(true, true, ""));
+                    return done("logcopy says no route is left for the pair"
+                            + (next.get().reason().isEmpty() ? "" : " (" + next.get().reason() + ")"));
                 }
                 current = next.get();
                 return new Step.Proceed();
@@ -131,6 +130,11 @@ public final class ClaimingAgentRole implements PairPolicy {
             AgentRole.shareCheckpoint(checkpoint);
             return new Verdict(false, true, "");
         });
+    }
+
+    /** The pair's routes are over: {@code agent-i.done}, once the simulator answers. */
+    private static Step.End done(String reason) {
+        return new Step.End(reason, false, () -> new Verdict(true, true, ""));
     }
 
     private Step.End crashed(String reason) {
