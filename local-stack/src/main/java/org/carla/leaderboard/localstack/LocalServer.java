@@ -14,7 +14,10 @@ public interface LocalServer {
     /** SIGKILL, no shutdown; returns once the process is gone. New connections are refused until {@link #start()}. */
     void kill();
 
-    /** Starts it again on the same port with the same data; returns once it answers. Nothing when it runs. */
+    /**
+     * Starts it again on the same port with the same data; returns once it answers with that data. Nothing when it
+     * runs.
+     */
     void start();
 
     /** SIGSTOP: the kernel still accepts connections, the server answers none until {@link #thaw()}. */

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +102,24 @@ public final class ElasticMqServer extends LocalAwsServer {
     void probe(URI endpoint, StackContext context) {
         try (var probe = AwsClients.probe(SqsClient.builder(), endpoint, context.credentials(), context.region())) {
             probe.listQueues();
+        }
+    }
+
+    /**
+     * ElasticMQ answers before it has restored its queues from its database (its {@code ElasticMQServer.start} binds
+     * the REST server, then restores): meanwhile {@code GetQueueUrl} says the queue does not exist, and EvalAI's
+     * publisher would create it. Ready once every provisioned queue is listed again.
+     */
+    @Override
+    void restored(URI endpoint, StackContext context) {
+        try (var probe = AwsClients.probe(SqsClient.builder(), endpoint, context.credentials(), context.region())) {
+            var listed = probe.listQueues().queueUrls();
+            var missing = new ArrayList<String>(queueUrls.values());
+            missing.addAll(deadLetterQueueUrls.values());
+            missing.removeAll(listed);
+            if (!missing.isEmpty()) {
+                throw new IllegalStateException("ElasticMQ has not restored " + missing + " yet");
+            }
         }
     }
 

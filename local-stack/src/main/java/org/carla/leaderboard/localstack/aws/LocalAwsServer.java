@@ -103,7 +103,10 @@ abstract class LocalAwsServer implements StackComponent, LocalServer {
         }
         process = ServerProcess.start(name, command, context.workDir(), context.workDir().resolve(name + ".log"));
         try {
-            process.awaitReady(READY_TIMEOUT, () -> probeAnswer(endpoint, context));
+            process.awaitReady(READY_TIMEOUT, () -> {
+                probeAnswer(endpoint, context);
+                restored(endpoint, context);
+            });
         } catch (ServerStartException e) {
             process.kill();
             throw e;
@@ -151,6 +154,13 @@ abstract class LocalAwsServer implements StackComponent, LocalServer {
 
     /** One real request; throws while the server is not ready. */
     abstract void probe(URI endpoint, StackContext context) throws Exception;
+
+    /**
+     * Throws while a restarted server does not yet hold what it was provisioned with: a server may answer before it
+     * has loaded its data, a window that the AWS service it stands in for never shows. By default none.
+     */
+    void restored(URI endpoint, StackContext context) throws Exception {
+    }
 
     /** Creates what the configuration asks for (queues, tables, buckets). */
     abstract void provision(URI endpoint, StackContext context) throws Exception;

@@ -58,6 +58,9 @@ class ServerOutagesIT {
         stack.server("sqs").start();
 
         assertThat(stack.server("sqs").isUp()).isTrue();
+        // At once, as EvalAI's publisher looks it up (it would create a queue it cannot find).
+        assertThat(stack.sqs().getQueueUrl(r -> r.queueName("submissions")).queueUrl())
+                .isEqualTo(stack.queueUrl("submissions"));
         assertThat(redrivePolicy(url)).isEqualTo(redrive);
         var received = stack.sqs().receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(5)).messages();
         assertThat(received).extracting(Message::body).containsExactly("kept across a crash");
