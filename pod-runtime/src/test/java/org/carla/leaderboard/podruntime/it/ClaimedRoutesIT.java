@@ -29,6 +29,7 @@ import org.carla.leaderboard.localstack.RunningStack;
 import org.carla.leaderboard.podruntime.ledger.RouteLedger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,12 @@ import org.junit.jupiter.api.io.TempDir;
  * logcopy claims for them, one at a time, until none is left.
  */
 class ClaimedRoutesIT {
+
+    /**
+     * The tag of the cases of a pod replaced or one of two, which only the native check runs (pom.xml): in JVM mode
+     * e2e's LocalRunIT plays them through the whole system.
+     */
+    static final String REPLACED_POD = "replaced-pod";
 
     private static final Duration RUN = Duration.ofSeconds(120);
     private static final String LEADERBOARD = "leaderboard-20";
@@ -146,6 +153,7 @@ class ClaimedRoutesIT {
      * first has uploaded, takes the first's files for nothing of its own.
      */
     @Test
+    @Tag(REPLACED_POD)
     void twoPodsClaimFromOneLedgerAndEachMirrorsItsVolumeUnderItsOwnFolder() throws Exception {
         String submission = Long.toString(SUBMISSIONS.incrementAndGet());
         String bucket = stack.evaluation().leaderboards().get(LEADERBOARD).bucket();
@@ -270,6 +278,7 @@ class ClaimedRoutesIT {
     }
 
     @Test
+    @Tag(REPLACED_POD)
     void aPodStoppedMidRunGivesItsRoutesBackAndItsReplacementDrivesOnlyThoseNotFinished() throws Exception {
         String submission = Long.toString(SUBMISSIONS.incrementAndGet());
         Map<String, String> first;
@@ -302,6 +311,7 @@ class ClaimedRoutesIT {
      * pairs held come back to the ledger when their leases lapse, and the replacement takes them over.
      */
     @Test
+    @Tag(REPLACED_POD)
     void aPodLostWithItsNodeCostsOnlyTheRoutesInFlight() throws Exception {
         String submission = Long.toString(SUBMISSIONS.incrementAndGet());
         List<String> finishedBefore;
