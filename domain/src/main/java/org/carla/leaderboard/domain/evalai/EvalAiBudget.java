@@ -76,18 +76,46 @@ public final class EvalAiBudget {
      * @throws EvalAiBudgetSpentException when it would wait longer
      */
     public Instant acquire(Duration maxWait) {
-        Instant at = reserve(maxWait).orElseThrow(() -> new EvalAiBudgetSpentException("this service's "
-                + calls + " EvalAI calls per " + per + " are spent for longer than " + maxWait));
-        long millis = Duration.between(clock.instant(), at).toMillis();
-        if (millis > 0) {
-            try {
-                Thread.sleep(millis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new EvalAiBudgetSpentException("interrupted while waiting for an EvalAI call's turn");
+        Instant deadline = clock.instant().plus(maxWait);
+        Instant at = reserve(maxWait).orElseThrow(() -> spent(maxWait));
+        while (true) {
+            long millis = Duration.between(clock.instant(), at).toMillis();
+            if (millis > 0) {
+                try {
+                    Thread.sleep(millis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new EvalAiBudgetSpentException("interrupted while waiting for an EvalAI call's turn");
+                }
             }
+            Instant turn = confirm(at, deadline);
+            if (turn.equals(at)) {
+                return at;
+            }
+            at = turn;
         }
-        return at;
+    }
+
+    /**
+     * The reserved turn {@code at}, come: itself when the call still fits, else a later turn, reserved instead. A call
+     * that was in flight when this turn was given counts from its end ({@link #finished}), and a Retry-After may have
+     * come since: either can push the turn.
+     *
+     * @throws EvalAiBudgetSpentException when the later turn would pass {@code deadline}
+     */
+    synchronized Instant confirm(Instant at, Instant deadline) {
+        long others = sent.stream().filter(e -> e.isAfter(at.minus(per)) && !e.isAfter(at)).count() - 1;
+        if (others < calls && !pausedUntil.isAfter(at)) {
+            return at;
+        }
+        sent.remove(at);
+        Duration left = Duration.between(clock.instant(), deadline);
+        return reserve(left.isNegative() ? Duration.ZERO : left).orElseThrow(() -> spent(left));
+    }
+
+    private EvalAiBudgetSpentException spent(Duration maxWait) {
+        return new EvalAiBudgetSpentException("this service's " + calls + " EvalAI calls per " + per
+                + " are spent for longer than " + maxWait);
     }
 
     /**

@@ -57,6 +57,22 @@ class EvalAiBudgetTests {
     }
 
     @Test
+    void aTurnGivenWhileTheCallBeforeWasInFlightWaitsAPeriodFromThatCallsEnd() {
+        var clock = new MovingClock(T0);
+        var budget = new EvalAiBudget(1, MINUTE, clock);
+        Instant first = budget.acquire(Duration.ZERO);
+        Instant second = budget.reserve(Duration.ofMinutes(5)).orElseThrow();
+        assertThat(second).as("given while the first is in flight").isEqualTo(T0.plus(MINUTE));
+        clock.now = T0.plusSeconds(10);
+        budget.finished(first);
+        clock.now = T0.plus(MINUTE);
+
+        assertThat(budget.confirm(second, T0.plus(Duration.ofMinutes(5)))).as("a minute from the first's end")
+                .isEqualTo(T0.plusSeconds(70));
+        assertThat(budget.confirm(T0.plusSeconds(70), T0.plus(Duration.ofMinutes(5)))).isEqualTo(T0.plusSeconds(70));
+    }
+
+    @Test
     void callsFreedByTheWindowSlidingGoAtOnce() {
         var clock = new MovingClock(T0);
         var budget = new EvalAiBudget(2, MINUTE, clock);
