@@ -144,27 +144,28 @@ final class IntakeBenchmark {
 
     /**
      * Every warm-up message must become a Job on the watched API server: if not, nothing after it could be measured.
-     * Given up at once when job-launcher counts every warm-up Job created and the API server does not hold them where
-     * the benchmark watches, or after two minutes (30 s at smoke size).
+     * Given up at once when job-launcher counts every warm-up Job created and the API server the benchmark watches
+     * holds none of them (the services talk to another one), else after two minutes.
      */
     private void warmUp(RunningStack stack, JobArrivals jobs, Map<Long, String> warming, Service ingest,
             Service launcher) throws Exception {
         publishAll(stack.sqs(), stack.queueUrl("submissions"), warming);
-        long deadline = System.nanoTime() + Duration.ofSeconds(context.size().pick(30, 120, 120)).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         boolean elsewhere = false;
         while (jobs.count(warming.keySet()) < warming.size() && System.nanoTime() < deadline && !elsewhere) {
             Thread.sleep(200);
-            elsewhere = launcher.metric(JOBS_CREATED) >= warming.size()
-                    && jobs.listed(warming.keySet()) < warming.size();
+            elsewhere = launcher.metric(JOBS_CREATED) >= warming.size() && jobs.submissionsListed().isEmpty();
         }
         long seen = jobs.count(warming.keySet());
         if (seen < warming.size()) {
+            var closed = jobs.closedWith();
             throw new IllegalStateException("the intake does not reach the Kubernetes API: " + seen + " of "
-                    + warming.size() + " warm-up submissions had a Job in namespace "
-                    + KubernetesApiServer.SUBMISSIONS_NAMESPACE + " of the API server the benchmark watches ("
-                    + jobs.listed(warming.keySet()) + " listed there); job-launcher counted "
-                    + (long) launcher.metric(JOBS_CREATED) + " Jobs created (" + JOBS_CREATED + "); see "
-                    + ingest.log() + " and " + launcher.log());
+                    + warming.size() + " warm-up submissions " + warming.keySet() + " had a Job on the watch of namespace "
+                    + KubernetesApiServer.SUBMISSIONS_NAMESPACE + " of the API server the benchmark watches (Jobs listed"
+                    + " there now, by submission: " + jobs.submissionsListed() + (closed.isEmpty() ? ""
+                            : "; the server closed the watch: " + closed)
+                    + "); job-launcher counted " + (long) launcher.metric(JOBS_CREATED) + " Jobs created ("
+                    + JOBS_CREATED + "); see " + ingest.log() + " and " + launcher.log());
         }
     }
 

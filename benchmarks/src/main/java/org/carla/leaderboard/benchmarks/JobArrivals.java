@@ -2,6 +2,7 @@ package org.carla.leaderboard.benchmarks;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -20,6 +21,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 final class JobArrivals implements AutoCloseable {
 
     private final Map<Long, Long> arrived = new ConcurrentHashMap<>();
+    private final java.util.Queue<String> closes = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final KubernetesClient client;
     private final String namespace;
     private final Watch watch;
@@ -39,7 +41,8 @@ final class JobArrivals implements AutoCloseable {
 
             @Override
             public void onClose(WatcherException cause) {
-                // closed by the benchmark
+                // Closed by the benchmark, or by the server with an error: then said by the benchmark's failure.
+                closes.add(String.valueOf(cause.getMessage()));
             }
         });
     }
@@ -52,9 +55,19 @@ final class JobArrivals implements AutoCloseable {
 
     /** How many of {@code pks} have their Job on the API server now, whether or not the watch told of it yet. */
     long listed(Collection<Long> pks) {
-        var there = client.batch().v1().jobs().inNamespace(namespace).list().getItems().stream()
-                .map(JobArrivals::submission).filter(java.util.Objects::nonNull).toList();
+        var there = submissionsListed();
         return pks.stream().filter(there::contains).count();
+    }
+
+    /** The submission ids of every Job on the API server now, in the watched namespace. */
+    List<Long> submissionsListed() {
+        return client.batch().v1().jobs().inNamespace(namespace).list().getItems().stream()
+                .map(JobArrivals::submission).filter(java.util.Objects::nonNull).toList();
+    }
+
+    /** The errors the server closed the watch with, if it did (the watch then tells no more). */
+    List<String> closedWith() {
+        return List.copyOf(closes);
     }
 
     /** When the Job of submission {@code pk} appeared, or null. */
