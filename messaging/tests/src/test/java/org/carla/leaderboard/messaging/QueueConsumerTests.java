@@ -75,8 +75,10 @@ class QueueConsumerTests {
 
     @Test
     void aMalformedEventIsDeadLetteredAtOnceWithItsReasonAndItsType() {
+        // The services' default visibility (30 s): the copy and the delete are each bounded by half of it, and
+        // with fast()'s 2 s a loaded machine can outlast it, the message coming back for a second copy (at least once).
         consumer = new QueueConsumer(stack.sqs(), queue, message -> EventCodec.parseAnnouncement(message.body()),
-                fast(), registry);
+                fast().withVisibilityTimeout(Duration.ofSeconds(30)), registry);
         consumer.start();
         stack.sqs().sendMessage(r -> r.queueUrl(queue.url())
                 .messageBody("{\"challenge_pk\": 1, \"phase_pk\": \"two\", \"submission_pk\": 3}")
