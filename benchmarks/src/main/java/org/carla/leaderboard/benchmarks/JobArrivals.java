@@ -41,7 +41,7 @@ final class JobArrivals implements AutoCloseable {
 
             @Override
             public void onClose(WatcherException cause) {
-                // Closed by the benchmark, or by the server with an error: then said by the benchmark's failure.
+                // The watch ended with an error (the benchmark's own close ends it without one): said by its failure.
                 closes.add(String.valueOf(cause.getMessage()));
             }
         });
@@ -51,12 +51,6 @@ final class JobArrivals implements AutoCloseable {
         var labels = job.getMetadata().getLabels();
         String id = labels == null ? null : labels.get(JobLabels.SUBMISSION_ID);
         return id != null && id.matches("\\d+") ? Long.parseLong(id) : null;
-    }
-
-    /** How many of {@code pks} have their Job on the API server now, whether or not the watch told of it yet. */
-    long listed(Collection<Long> pks) {
-        var there = submissionsListed();
-        return pks.stream().filter(there::contains).count();
     }
 
     /** The submission ids of every Job on the API server now, in the watched namespace. */
