@@ -181,8 +181,9 @@ class LocalJobRunnerTests extends LocalJobRunnerFixture {
 
     @Test
     void enforcesTheActiveDeadlineAndStopsTheProcesses() throws IOException {
-        // Long enough for a JVM to start on a loaded machine and report its pids before the deadline.
-        Job job = job("too-slow", 6, 10L, List.of(), List.of(program("spawner", "spawn", "/data/pids")));
+        // Long enough for a JVM to start on a loaded machine and report its pids before the deadline (10 s was not,
+        // with the suite's other modules beside it at a load of about 30).
+        Job job = job("too-slow", 6, 20L, List.of(), List.of(program("spawner", "spawn", "/data/pids")));
         client.batch().v1().jobs().resource(job).create();
         List<Long> pids = awaitPids(volume("too-slow", "data").resolve("pids"));
 
