@@ -2,7 +2,6 @@ package org.carla.leaderboard.benchmarks;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -361,10 +360,8 @@ final class SupervisionBenchmark {
         }
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+    static int freePort() {
+        return org.carla.leaderboard.localstack.process.FreePort.onLoopback();
     }
 
     @SafeVarargs

@@ -3,7 +3,6 @@ package org.carla.leaderboard.localstack.run;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +17,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
+import org.carla.leaderboard.localstack.process.FreePort;
 import org.carla.leaderboard.localstack.process.ServerProcess;
 
 /**
@@ -29,12 +29,16 @@ import org.carla.leaderboard.localstack.process.ServerProcess;
 public final class ServiceProcess implements AutoCloseable {
 
     private static final Duration GRACE = Duration.ofSeconds(10);
+    /** What Quarkus logs before it exits when its HTTP port is bound already. */
+    private static final String PORT_TAKEN = "seems to be in use by another process";
+    /** Starts on a new port after another process took the one chosen, before the service bound it. */
+    private static final int PORT_TRIES = 3;
 
     private final String name;
     private final List<String> command;
     private final Path workDir;
     private final Map<String, String> config;
-    private final int port;
+    private int port;
     private Process process;
 
     private ServiceProcess(String name, List<String> command, Path workDir, Map<String, String> config, int port) {
@@ -51,9 +55,20 @@ public final class ServiceProcess implements AutoCloseable {
      */
     public static ServiceProcess start(String name, List<String> command, Path workDir, Map<String, String> config,
             Duration readyTimeout) {
-        var service = new ServiceProcess(name, command, workDir, config, freePort());
-        service.launch(readyTimeout);
-        return service;
+        var service = new ServiceProcess(name, command, workDir, config, FreePort.onLoopback());
+        for (int attempt = 1;; attempt++) {
+            long logged = service.logSize();
+            try {
+                service.launch(readyTimeout);
+                return service;
+            } catch (IllegalStateException e) {
+                // Nobody knows its port before this returns, so a port taken meanwhile is replaced by another one.
+                if (attempt == PORT_TRIES || !service.loggedSince(logged, PORT_TAKEN)) {
+                    throw e;
+                }
+                service.port = FreePort.onLoopback();
+            }
+        }
     }
 
     public String name() {
@@ -171,11 +186,21 @@ public final class ServiceProcess implements AutoCloseable {
         stop();
     }
 
-    private static int freePort() {
-        try (var socket = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    private long logSize() {
+        try {
+            return Files.exists(log()) ? Files.size(log()) : 0;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Whether the log, from byte {@code from} on, holds {@code text}. */
+    private boolean loggedSince(long from, String text) {
+        try (var in = Files.newInputStream(log())) {
+            in.skipNBytes(from);
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).contains(text);
+        } catch (IOException e) {
+            return false;
         }
     }
 }
