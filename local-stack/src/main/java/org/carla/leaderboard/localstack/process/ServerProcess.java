@@ -64,7 +64,7 @@ public final class ServerProcess implements AutoCloseable {
         List<String> command = archive.command();
         try {
             Files.createDirectories(log.getParent());
-            long logOffset = Files.exists(log) ? Files.size(log) : 0;
+            long logOffset = LogSince.mark(log);
             Files.writeString(log, "== " + String.join(" ", command) + System.lineSeparator(), StandardCharsets.UTF_8,
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
             Process process = new ProcessBuilder(command)
@@ -235,12 +235,7 @@ public final class ServerProcess implements AutoCloseable {
      * a retry on another port must not take for its own), and a long log is not re-read on every poll.
      */
     private String logStart() {
-        try (var in = Files.newInputStream(log)) {
-            in.skipNBytes(logOffset);
-            return new String(in.readNBytes(256 * 1024), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
-        }
+        return LogSince.read(log, logOffset, 256 * 1024);
     }
 
     private String logTail(int lines) {

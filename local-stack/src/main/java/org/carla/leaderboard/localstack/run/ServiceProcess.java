@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import org.carla.leaderboard.localstack.process.FreePort;
+import org.carla.leaderboard.localstack.process.LogSince;
 import org.carla.leaderboard.localstack.process.ServerProcess;
 
 /**
@@ -57,7 +58,7 @@ public final class ServiceProcess implements AutoCloseable {
             Duration readyTimeout) {
         var service = new ServiceProcess(name, command, workDir, config, FreePort.onLoopback());
         for (int attempt = 1;; attempt++) {
-            long logged = service.logSize();
+            long logged = LogSince.mark(service.log());
             try {
                 service.launch(readyTimeout);
                 return service;
@@ -186,21 +187,8 @@ public final class ServiceProcess implements AutoCloseable {
         stop();
     }
 
-    private long logSize() {
-        try {
-            return Files.exists(log()) ? Files.size(log()) : 0;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Whether the log, from byte {@code from} on, holds {@code text}. */
+    /** Whether the log, from byte {@code from} on (its first MiB), holds {@code text}. */
     private boolean loggedSince(long from, String text) {
-        try (var in = Files.newInputStream(log())) {
-            in.skipNBytes(from);
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).contains(text);
-        } catch (IOException e) {
-            return false;
-        }
+        return LogSince.read(log(), from, 1024 * 1024).contains(text);
     }
 }

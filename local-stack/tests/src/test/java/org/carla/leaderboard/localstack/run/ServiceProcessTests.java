@@ -52,6 +52,22 @@ class ServiceProcessTests {
         assertThat(Files.readAllLines(work.resolve("shutdowns.txt"))).containsExactly("goodbye");
     }
 
+    @Test
+    void aServiceThatFindsItsPortTakenStartsOnAnother() throws Exception {
+        ServiceProcess service = ServiceProcess.start("healthy-service",
+                Packaging.JVM.command(jar(), List.of("-XX:TieredStopAtLevel=1")), work,
+                Map.of("healthy.port-taken-once", "true"), Duration.ofSeconds(60));
+        try {
+            connect(service.port());
+            List<String> refused = Files.readAllLines(service.log()).stream()
+                    .filter(line -> line.contains("seems to be in use")).toList();
+            assertThat(refused).hasSize(1);
+            assertThat(refused.get(0)).doesNotContain("Port " + service.port() + " ");
+        } finally {
+            service.stop();
+        }
+    }
+
     private static void connect(int port) throws Exception {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
