@@ -258,11 +258,9 @@ public final class QueueConsumer implements AutoCloseable {
             delete(message);
             outcome = "done";
         } catch (MalformedEventException e) {
-            heartbeat.cancel(false);
-            outcome = deadLetter(message, receiveCount, "malformed-" + e.reason().tag(), e.getMessage());
+            outcome = deadLetter(message, heartbeat, receiveCount, "malformed-" + e.reason().tag(), e.getMessage());
         } catch (RejectedMessageException e) {
-            heartbeat.cancel(false);
-            outcome = deadLetter(message, receiveCount, e.reason(), e.getMessage());
+            outcome = deadLetter(message, heartbeat, receiveCount, e.reason(), e.getMessage());
         } catch (Exception e) {
             // Passing (a dependency down, a bug that a fix will mend, or a message ahead of what it follows): never
             // dead-lettered by us.
@@ -281,7 +279,13 @@ public final class QueueConsumer implements AutoCloseable {
                 .description("Time to handle one message").register(registry));
     }
 
-    private String deadLetter(Message message, int receiveCount, String reason, String error) {
+    /**
+     * Sends the message's copy to the dead-letter queue, then deletes it. The heartbeat goes on while the copy is sent
+     * (however slow, the message cannot come back for a second copy) and stops before the delete, which the visibility
+     * left (at least half of it) outlasts: the delete is bounded by half.
+     */
+    private String deadLetter(Message message, ScheduledFuture<?> heartbeat, int receiveCount, String reason,
+            String error) {
         var attributes = new LinkedHashMap<String, MessageAttributeValue>();
         // The message's own attributes (its type) travel with it, so a move back restores it as it was.
         message.messageAttributes().forEach((name, value) -> {
@@ -302,6 +306,7 @@ public final class QueueConsumer implements AutoCloseable {
                     message.messageId(), reason, e.getMessage());
             return "retry";
         }
+        heartbeat.cancel(false);
         delete(message);
         LOG.errorf("queue %s: message %s dead-lettered, reason %s: %s", queue.name(), message.messageId(), reason,
                 printable(truncate(error)));

@@ -2,6 +2,7 @@ package org.carla.leaderboard.messaging;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -10,7 +11,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The real SQS client (ElasticMQ) with a fault on its receives, for what no server does on its own: a receive that
- * throws something other than the SDK's exceptions, or never returns whatever timeout it was given.
+ * throws something other than the SDK's exceptions, or never returns whatever timeout it was given; or with slow sends.
  */
 final class FaultySqs {
 
@@ -18,6 +19,7 @@ final class FaultySqs {
     private final AtomicInteger receives = new AtomicInteger();
     private volatile Supplier<Throwable> failure;
     private volatile CountDownLatch hang;
+    private volatile Duration sendDelay = Duration.ZERO;
 
     FaultySqs(SqsClient real) {
         this.real = real;
@@ -37,6 +39,9 @@ final class FaultySqs {
                             gate.await();
                         }
                     }
+                    if (method.getName().equals("sendMessage")) {
+                        Thread.sleep(sendDelay.toMillis());
+                    }
                     try {
                         return method.invoke(real, args);
                     } catch (InvocationTargetException e) {
@@ -53,6 +58,11 @@ final class FaultySqs {
     /** Every receive from now on blocks until {@link #release()}. */
     void hangReceives() {
         hang = new CountDownLatch(1);
+    }
+
+    /** Every send from now on takes {@code delay} before it reaches the server. */
+    void slowSends(Duration delay) {
+        sendDelay = delay;
     }
 
     void release() {

@@ -75,8 +75,8 @@ class QueueConsumerTests {
 
     @Test
     void aMalformedEventIsDeadLetteredAtOnceWithItsReasonAndItsType() {
-        // The services' default visibility (30 s): the copy and the delete are each bounded by half of it, and
-        // with fast()'s 2 s a loaded machine can outlast it, the message coming back for a second copy (at least once).
+        // The services' default visibility (30 s): the delete starts with at least half of it left and is bounded by
+        // half, a margin of a second at fast()'s 2 s, which a loaded machine can miss (the message then comes back).
         consumer = new QueueConsumer(stack.sqs(), queue, message -> EventCodec.parseAnnouncement(message.body()),
                 fast().withVisibilityTimeout(Duration.ofSeconds(30)), registry);
         consumer.start();
@@ -97,6 +97,29 @@ class QueueConsumerTests {
             assertThat(registry.counter("leaderboard.queue.dead.lettered", "queue", "submissions", "reason",
                     "malformed-wrong-type").count()).isEqualTo(1.0);
         });
+    }
+
+    @Test
+    void aSlowDeadLetterCopyKeepsItsMessageInvisibleSoItIsCopiedOnce() {
+        var faulty = new FaultySqs(stack.sqs());
+        faulty.slowSends(Duration.ofSeconds(3));
+        var handled = new AtomicInteger();
+        consumer = new QueueConsumer(faulty.client(), queue, message -> {
+            handled.incrementAndGet();
+            throw new RejectedMessageException("unknown-leaderboard", "leaderboard 'x' is unknown");
+        }, fast(), registry);
+        consumer.start();
+        send("slow copy");
+
+        // The copy takes longer than the 2 s visibility: the heartbeat goes on until it is sent, or the message
+        // comes back meanwhile and is dead-lettered a second time.
+        await().atMost(ElasticMq.PATIENCE).untilAsserted(() -> {
+            assertThat(visibleAndInFlight()).isZero();
+            assertThat(registry.counter("leaderboard.queue.dead.lettered", "queue", "submissions", "reason",
+                    "unknown-leaderboard").count()).isEqualTo(1.0);
+        });
+        assertThat(deadLetters()).hasSize(1);
+        assertThat(handled.get()).isEqualTo(1);
     }
 
     @Test
