@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
+import org.carla.leaderboard.localstack.process.FreePort;
+
 /**
  * A service run from its packaged jar ({@code java -jar <module>/target/quarkus-app/quarkus-run.jar}) or as its native
  * executable ({@code <module>/target/<module>-<version>-runner}) in a work folder
@@ -48,7 +50,7 @@ final class Service implements AutoCloseable {
             Duration readyTimeout) throws Exception {
         SupervisionBenchmark.deleteRecursively(workDir);
         Files.createDirectories(workDir.resolve("config"));
-        int port = SupervisionBenchmark.freePort();
+        int port = FreePort.onLoopback();
         var properties = new Properties();
         config.forEach((key, value) -> {
             properties.put(key, value);

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.carla.leaderboard.domain.track.LeaderboardVersion;
+import org.carla.leaderboard.localstack.process.FreePort;
 import org.carla.leaderboard.localstack.standin.EvaluatorScript;
 import org.carla.leaderboard.localstack.standin.StandInRoutes;
 
@@ -159,7 +160,7 @@ final class SupervisionBenchmark {
         Path status = Files.createDirectories(logs.resolve("containers-status"));
         Files.createDirectories(logs.resolve("agent/agent1"));
         Path checkpoint = logs.resolve("agent/agent1/agent_results.json");
-        int port = freePort();
+        int port = FreePort.onLoopback();
         String stamp = context.repo().resolve("benchmarks/bin/stamp").toString();
         String carla = String.join(" ", concat(List.of(stamp, dir.resolve("carla").toString(), context.java()),
                 STANDIN_JVM, List.of("-cp", context.classPath(), STANDIN + "CarlaServerStandIn",
@@ -358,10 +359,6 @@ final class SupervisionBenchmark {
         try (var files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList().toString();
         }
-    }
-
-    static int freePort() {
-        return org.carla.leaderboard.localstack.process.FreePort.onLoopback();
     }
 
     @SafeVarargs
