@@ -30,7 +30,6 @@ abstract class LocalAwsServer implements StackComponent, LocalServer {
     // Two shared cores and a cold JVM: ready within seconds usually, but minutes when other builds share the cores (an
     // ElasticMQ took more than 90 s at a load of 40). A server that exits or cannot bind fails at once; never forever.
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
-    private static final int PORT_ATTEMPTS = 3;
     /** The gates' configuration, owner-only: it holds every principal's secret. */
     static final String GATES = "gates.json";
     /** Every IAM decision of the server's gates, a line each ({@code org.carla.leaderboard.localstack.gate}). */
@@ -68,7 +67,7 @@ abstract class LocalAwsServer implements StackComponent, LocalServer {
                 break;
             } catch (ServerStartException e) {
                 process.close(stopGrace());
-                if (!e.retryable() || context.port() != 0 || attempt == PORT_ATTEMPTS) {
+                if (!e.retryable() || context.port() != 0 || attempt == FreePort.TRIES_WHEN_TAKEN) {
                     throw e;
                 }
             }

@@ -18,12 +18,18 @@ public final class FreePort {
 
     private static final int TRIES = 100;
 
+    /**
+     * How many free ports a start tries in all, when another process takes the one chosen before the server binds it
+     * (the window {@link #onLoopback()} cannot close): the stack's servers and the local run's services alike.
+     */
+    public static final int TRIES_WHEN_TAKEN = 3;
+
     private FreePort() {
     }
 
     /**
-     * A port no earlier call of this JVM returned. Another process may take it before the server binds it:
-     * {@link ServerProcess} callers retry on that.
+     * A port no earlier call of this JVM returned. Another process may take it before the server binds it: callers
+     * start again on a new one, {@link #TRIES_WHEN_TAKEN} tries in all.
      */
     public static int onLoopback() {
         for (int i = 0; i < TRIES; i++) {

@@ -32,8 +32,6 @@ public final class ServiceProcess implements AutoCloseable {
     private static final Duration GRACE = Duration.ofSeconds(10);
     /** What Quarkus logs before it exits when its HTTP port is bound already. */
     private static final String PORT_TAKEN = "seems to be in use by another process";
-    /** Starts on a new port after another process took the one chosen, before the service bound it. */
-    private static final int PORT_TRIES = 3;
 
     private final String name;
     private final List<String> command;
@@ -64,7 +62,7 @@ public final class ServiceProcess implements AutoCloseable {
                 return service;
             } catch (IllegalStateException e) {
                 // Nobody knows its port before this returns, so a port taken meanwhile is replaced by another one.
-                if (attempt == PORT_TRIES || !service.loggedSince(logged, PORT_TAKEN)) {
+                if (attempt == FreePort.TRIES_WHEN_TAKEN || !service.loggedSince(logged, PORT_TAKEN)) {
                     throw e;
                 }
                 service.port = FreePort.onLoopback();
