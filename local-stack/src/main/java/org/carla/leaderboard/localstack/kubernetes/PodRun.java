@@ -528,10 +528,20 @@ final class PodRun {
 
     /**
      * The kubelet's {@code killPod}: SIGTERM to the regular containers (and a running init container) at once, then to
-     * each sidecar, last first, once those before it ended; SIGKILL to what is left when the grace period is over.
+     * each sidecar, last first, once those before it ended; SIGKILL to what is left when the grace period is over. With
+     * no grace at all (a hard eviction's override of 0), no SIGTERM: the runtime's {@code StopContainer} with a timeout
+     * of 0 sends SIGKILL alone (containerd's CRI {@code stopContainer}), so every container ends 137.
      */
     private void stopProcesses(Duration grace) {
         finished = true;
+        if (grace.isZero()) {
+            List<ContainerRun> running = allContainers().stream().filter(c -> c.process != null).toList();
+            if (!running.isEmpty()) {
+                ContainerProcesses.killAll(mains(running));
+                recordStopped(running);
+            }
+            return;
+        }
         long deadline = System.nanoTime() + grace.toNanos();
         stopNow(allContainers().stream().filter(c -> c.process != null && !c.sidecar).toList(), deadline);
         for (int index = initContainers.size() - 1; index >= 0; index--) {
@@ -548,6 +558,10 @@ final class PodRun {
             return;
         }
         ContainerProcesses.stop(mains(running), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        recordStopped(running);
+    }
+
+    private static void recordStopped(List<ContainerRun> running) {
         for (ContainerRun container : running) {
             int exitCode = container.process.isAlive() ? 137 : container.process.exitValue();
             container.state = container.terminated(exitCode, exitCode == 0 ? "Completed" : "Error", null,

@@ -117,10 +117,15 @@ class PodDisruptionTests extends LocalJobRunnerFixture {
 
     @Test
     void anEvictedPodStaysFailedAndEvictedAndIsReplaced() throws Exception {
+        // sleep dies of the first signal it gets: a SIGTERM before the SIGKILL would show as its exit code 143.
+        var sleeper = new ContainerBuilder().withName("sleeper").withImage(HOST_IMAGE)
+                .withCommand("sleep", "1000").build();
         client.batch().v1().jobs().resource(job("evicted", 3, null, List.of(),
-                List.of(program("spawner", "spawn", "/data/pids")))).create();
+                List.of(program("spawner", "spawn", "/data/pids"), sleeper))).create();
         List<Long> first = awaitPids(volume("evicted", "data").resolve("pids"));
         String firstPod = onlyPod(jobs().withName("evicted").get()).getMetadata().getName();
+        await().atMost(Duration.ofSeconds(30)).until(() -> containerStatus(client.pods().withName(firstPod).get(),
+                "sleeper").getState().getRunning() != null);
 
         assertThat(runner.evict("evicted", "memory")).isTrue();
 
@@ -132,7 +137,9 @@ class PodDisruptionTests extends LocalJobRunnerFixture {
         assertThat(evicted.getStatus().getReason()).isEqualTo("Evicted");
         assertThat(evicted.getStatus().getMessage()).isEqualTo("The node was low on resource: memory.");
         assertThat(disruptionTarget(evicted).getReason()).isEqualTo("TerminationByKubelet");
+        // A hard eviction has no grace: SIGKILL alone, as containerd's StopContainer with a timeout of 0 sends.
         assertThat(containerStatus(evicted, "spawner").getState().getTerminated().getExitCode()).isEqualTo(137);
+        assertThat(containerStatus(evicted, "sleeper").getState().getTerminated().getExitCode()).isEqualTo(137);
         await().atMost(Duration.ofSeconds(30)).until(() -> Integer.valueOf(1).equals(jobs().withName("evicted").get()
                 .getStatus().getFailed()));
     }
