@@ -56,21 +56,27 @@ import io.quarkus.test.junit.QuarkusTest;
         @ResourceArg(name = "local-stack.images.crash0.command./opt/pod-runtime/pod-runtime",
                 value = JobControllerTests.CRASHING),
         @ResourceArg(name = "local-stack.images.crash0.env.CRASHES", value = "0"),
+        @ResourceArg(name = "local-stack.images.crash0.env.DRIVE", value = "0"),
         @ResourceArg(name = "local-stack.images.crash1.image", value = "registry\\.example\\.org/crashing/[a-z]+:1"),
         @ResourceArg(name = "local-stack.images.crash1.order", value = "10"),
         @ResourceArg(name = "local-stack.images.crash1.command./opt/pod-runtime/pod-runtime",
                 value = JobControllerTests.CRASHING),
         @ResourceArg(name = "local-stack.images.crash1.env.CRASHES", value = "1"),
+        @ResourceArg(name = "local-stack.images.crash1.env.DRIVE", value = "0"),
         @ResourceArg(name = "local-stack.images.crash2.image", value = "registry\\.example\\.org/crashing/[a-z]+:2"),
         @ResourceArg(name = "local-stack.images.crash2.order", value = "10"),
         @ResourceArg(name = "local-stack.images.crash2.command./opt/pod-runtime/pod-runtime",
                 value = JobControllerTests.CRASHING),
         @ResourceArg(name = "local-stack.images.crash2.env.CRASHES", value = "2"),
+        // drives 30 s once restarted, as a real pair does for minutes: logcopy sees the restart limit reached while
+        // the pair drives, not after it is done (pairs that are all done restart no more, and the run finishes)
+        @ResourceArg(name = "local-stack.images.crash2.env.DRIVE", value = "30"),
         @ResourceArg(name = "local-stack.images.crash5.image", value = "registry\\.example\\.org/crashing/[a-z]+:5"),
         @ResourceArg(name = "local-stack.images.crash5.order", value = "10"),
         @ResourceArg(name = "local-stack.images.crash5.command./opt/pod-runtime/pod-runtime",
                 value = JobControllerTests.CRASHING),
         @ResourceArg(name = "local-stack.images.crash5.env.CRASHES", value = "5"),
+        @ResourceArg(name = "local-stack.images.crash5.env.DRIVE", value = "0"),
         // a pair that drives for 10 s: long enough to lose its node
         @ResourceArg(name = "local-stack.images.slow.image", value = "registry\\.example\\.org/slow/[a-z]+:.*"),
         @ResourceArg(name = "local-stack.images.slow.order", value = "10"),
@@ -83,11 +89,11 @@ import io.quarkus.test.junit.QuarkusTest;
 class JobControllerTests extends LauncherStory {
 
     /**
-     * A pair container: its start file, exit 3 for the first {@code $CRASHES} starts, then its done file and the hold.
-     * Reading the CARLA image's version does not crash.
+     * A pair container: its start file, exit 3 for the first {@code $CRASHES} starts, then a drive of {@code $DRIVE}
+     * seconds, its done file and the hold. Reading the CARLA image's version does not crash.
      */
     static final String CRASHING = ShellRoles.SH + "[ $0 = carla-version ] && exit 0; " + ShellRoles.START
-            + "[ $k -lt $CRASHES ] && exit 3; " + ShellRoles.DONE_AND_HOLD + ShellRoles.END;
+            + "[ $k -lt $CRASHES ] && exit 3; sleep $DRIVE; " + ShellRoles.DONE_AND_HOLD + ShellRoles.END;
 
     /** A pair container that drives for 10 s, then is done and holds. */
     static final String SLOW = ShellRoles.SH + "[ $0 = carla-version ] && exit 0; sleep 10; " + ShellRoles.DONE_AND_HOLD
