@@ -153,6 +153,16 @@ abstract class LocalJobRunnerFixture {
                 .resolve("volumes").resolve(volume);
     }
 
+    /**
+     * A volume of the Job's pod {@code pod}, once the runner has made its folder: a pod is in the API before the
+     * runner starts it and makes its folder, so the latest folder may still be the pod it replaces.
+     */
+    Path volume(String job, String pod, String volume) {
+        Path folder = workRoot.resolve(job).resolve("pods").resolve(pod);
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.isDirectory(folder));
+        return folder.resolve("volumes").resolve(volume);
+    }
+
     private static java.util.stream.Stream<Path> podFolders(Path pods) {
         try (var list = Files.list(pods)) {
             return list.toList().stream();

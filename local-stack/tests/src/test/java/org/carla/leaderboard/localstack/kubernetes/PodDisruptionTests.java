@@ -65,14 +65,14 @@ class PodDisruptionTests extends LocalJobRunnerFixture {
         assertThat(runner.loseNode("lost")).isTrue();
 
         assertThat(first).allSatisfy(pid -> assertThat(alive(pid)).as("pid %d", pid).isFalse());
-        await().atMost(Duration.ofSeconds(30)).until(() -> podOf("lost").filter(pod -> !pod.equals(firstPod))
-                .isPresent());
+        String secondPod = await().atMost(Duration.ofSeconds(30)).until(() -> podOf("lost")
+                .filter(pod -> !pod.equals(firstPod)), Optional::isPresent).orElseThrow();
         Pod lost = seen.get(firstPod);
         assertThat(disruptionTarget(lost).getReason()).isEqualTo("DeletionByPodGC");
         assertThat(disruptionTarget(lost).getMessage()).isEqualTo("PodGC: node no longer exists");
         assertThat(lost.getStatus().getPhase()).isEqualTo("Failed");
         assertThat(client.pods().withName(firstPod).get()).as("the pod garbage collector deleted it").isNull();
-        Path secondPids = volume("lost", "data").resolve("pids");
+        Path secondPids = volume("lost", secondPod, "data").resolve("pids");
         assertThat(secondPids).isNotEqualTo(firstPids);
         List<Long> second = awaitPids(secondPids);
         assertThat(Files.readAllLines(secondPids)).as("a fresh emptyDir: the first pod's file is not there").hasSize(1);
