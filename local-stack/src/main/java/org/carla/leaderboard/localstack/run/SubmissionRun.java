@@ -59,7 +59,7 @@ public final class SubmissionRun {
      * queue, waits while that queue is down ({@code queueUp} false).
      */
     void observe(EvalAiStandIn evalAi, boolean queueUp) {
-        view = evalAi.submission(pk).orElseThrow();
+        read(evalAi);
         Instant runStart = view.rerunResumedAt() != null ? view.rerunResumedAt() : Instant.EPOCH;
         finalUpdateReceived = evalAi.calls().stream()
                 .anyMatch(call -> call.time().isAfter(runStart) && isFinalUpdateOf(call, pk));
@@ -72,6 +72,12 @@ public final class SubmissionRun {
             resumeRequested = true;
             view = evalAi.resume(pk);
         }
+    }
+
+    /** What EvalAI shows now, read again without playing the host's part ({@link #observe} plays it). */
+    public SubmissionRun read(EvalAiStandIn evalAi) {
+        view = evalAi.submission(pk).orElseThrow();
+        return this;
     }
 
     /** NODE_LOST: its first route is reported (so S3 has it) and its node was not lost yet. */
