@@ -1,6 +1,9 @@
 package org.carla.leaderboard.localstack;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -16,6 +19,7 @@ import org.carla.leaderboard.localstack.evalai.EvalAiOptions;
 import org.carla.leaderboard.localstack.evalai.EvalAiStandIn;
 import org.carla.leaderboard.localstack.evalai.LeaderboardSchema;
 import org.carla.leaderboard.localstack.evalai.SqsSubmissionPublisher;
+import org.jboss.logging.Logger;
 
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -38,10 +42,15 @@ public final class EvalAiComponent implements StackComponent {
     /** The template's output naming the IAM user whose keys are entered in EvalAI for the challenge's queue. */
     public static final String QUEUE_USER_OUTPUT = "EvalAiQueueUserName";
 
+    private static final Logger LOG = Logger.getLogger(EvalAiComponent.class);
     private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** In the component's folder at close: every call the stand-in received, in order, for whoever reads a run. */
+    public static final String CALLS_FILE = "calls.txt";
 
     private SqsClient sqs;
     private EvalAiStandIn standIn;
+    private Path workDir;
 
     @Override
     public String name() {
@@ -55,6 +64,7 @@ public final class EvalAiComponent implements StackComponent {
 
     @Override
     public void start(StackContext context) {
+        workDir = context.workDir();
         if (!context.queues().contains(QUEUE)) {
             throw new IllegalStateException("the EvalAI stand-in publishes on the '" + QUEUE
                     + "' queue, which the stack does not create (queues: " + context.queues() + ")");
@@ -104,9 +114,21 @@ public final class EvalAiComponent implements StackComponent {
     public void close() {
         if (standIn != null) {
             standIn.close();
+            keepCalls();
         }
         if (sqs != null) {
             sqs.close();
+        }
+    }
+
+    /** One line a call: when it came, method, path and query, the status answered, the body if any. */
+    private void keepCalls() {
+        var lines = standIn.calls().stream().map(call -> call.time() + " " + call.method() + " " + call.path() + " "
+                + call.status() + (call.body() == null || call.body().isEmpty() ? "" : " " + call.body())).toList();
+        try {
+            Files.write(workDir.resolve(CALLS_FILE), lines);
+        } catch (IOException e) {
+            LOG.warnf("the EvalAI stand-in's calls not kept in %s: %s", workDir, e.getMessage());
         }
     }
 }

@@ -3,6 +3,10 @@ package org.carla.leaderboard.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,6 +67,20 @@ class ComponentsIT {
         assertThat(announced.phasePk()).isEqualTo(2077);
         stack.sqs().deleteMessage(r -> r.queueUrl(stack.queueUrl("submissions"))
                 .receiptHandle(messages.get(0).receiptHandle()));
+    }
+
+    @Test
+    void aClosedStackKeepsEveryCallTheStandInReceived() throws Exception {
+        Path work = Files.createDirectories(Path.of("target", "components-it", Long.toString(System.nanoTime())));
+        try (var own = LocalStack.builder().components("evalai").workDir(work).start()) {
+            var http = HttpClient.newHttpClient();
+            var unsigned = HttpRequest.newBuilder(URI.create(own.endpoints().get("evalai") + "/api/jobs/submission/7"))
+                    .build();
+            assertThat(http.send(unsigned, HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(401);
+        }
+
+        assertThat(Files.readAllLines(work.resolve("evalai").resolve(EvalAiComponent.CALLS_FILE))).singleElement()
+                .asString().matches("\\S+Z GET /api/jobs/submission/7 401");
     }
 
     @Test
