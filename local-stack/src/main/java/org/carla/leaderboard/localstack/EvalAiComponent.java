@@ -121,14 +121,22 @@ public final class EvalAiComponent implements StackComponent {
         }
     }
 
-    /** One line a call: when it came, method, path and query, the status answered, the body if any. */
+    /**
+     * One line a call: when it came, method, path and query, the status answered, the body if any, with its backslashes,
+     * line feeds and carriage returns escaped ({@code \\}, {@code \n}, {@code \r}) so that any body keeps to its line.
+     */
     private void keepCalls() {
-        var lines = standIn.calls().stream().map(call -> call.time() + " " + call.method() + " " + call.path() + " "
-                + call.status() + (call.body() == null || call.body().isEmpty() ? "" : " " + call.body())).toList();
+        var lines = standIn.calls().stream().map(call -> call.time() + " " + call.method() + " " + oneLine(call.path())
+                + " " + call.status() + (call.body() == null || call.body().isEmpty() ? "" : " " + oneLine(call.body())))
+                .toList();
         try {
             Files.write(workDir.resolve(CALLS_FILE), lines);
         } catch (IOException e) {
             LOG.warnf("the EvalAI stand-in's calls not kept in %s: %s", workDir, e.getMessage());
         }
+    }
+
+    private static String oneLine(String text) {
+        return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r");
     }
 }

@@ -77,10 +77,17 @@ class ComponentsIT {
             var unsigned = HttpRequest.newBuilder(URI.create(own.endpoints().get("evalai") + "/api/jobs/submission/7"))
                     .build();
             assertThat(http.send(unsigned, HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(401);
+            var multiLine = HttpRequest.newBuilder(URI.create(own.endpoints().get("evalai")
+                    + "/api/jobs/challenge/1/challenge_phase/1/update_submission/"))
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"stdout\":\"a\nb\\\\n\r\"}")).build();
+            assertThat(http.send(multiLine, HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(401);
         }
 
-        assertThat(Files.readAllLines(work.resolve("evalai").resolve(EvalAiComponent.CALLS_FILE))).singleElement()
-                .asString().matches("\\S+Z GET /api/jobs/submission/7 401");
+        // One line a call, whatever its body holds: line breaks and backslashes escaped.
+        assertThat(Files.readAllLines(work.resolve("evalai").resolve(EvalAiComponent.CALLS_FILE))).satisfiesExactly(
+                get -> assertThat(get).matches("\\S+Z GET /api/jobs/submission/7 401"),
+                put -> assertThat(put).endsWith(" PUT /api/jobs/challenge/1/challenge_phase/1/update_submission/ 401 "
+                        + "{\"stdout\":\"a\\nb\\\\\\\\n\\r\"}"));
     }
 
     @Test
