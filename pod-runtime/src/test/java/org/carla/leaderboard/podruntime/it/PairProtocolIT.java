@@ -181,8 +181,8 @@ class PairProtocolIT {
     void cancelStopsBothChildrenPromptlyAndBothExitZeroWhenThePodEnds() throws Exception {
         Pod.Pair pair = pod.startPair(pod.pairEnv(LeaderboardVersion.V2_0, 8, "EVALUATOR_STANDIN_ROUTE_SECONDS", "5"));
         awaitLog("> Running the route");
-        ProcessHandle evaluator = ProcessHandle.of(pair.agent().childPid(0, "the evaluator")).orElseThrow();
-        ProcessHandle carla = ProcessHandle.of(pair.simulator().childPid(0, "CARLA")).orElseThrow();
+        ProcessHandle evaluator = running(pair.agent(), "the evaluator");
+        ProcessHandle carla = running(pair.simulator(), "CARLA");
 
         long cancelled = System.nanoTime();
         Files.createFile(pod.status.resolve("simulation.cancel"));
@@ -291,6 +291,30 @@ class PairProtocolIT {
         await("both containers holding").during(HOLD).atMost(HOLD.plus(PROMPTLY)).until(() -> pair.agent().current()
                 .isAlive() && pair.simulator().current().isAlive() && pair.agent().starts() == 1
                 && pair.simulator().starts() == 1);
+    }
+
+    /** The child the first start of {@code sidecar} logged, running; or what that start and the evaluator printed. */
+    private ProcessHandle running(Pod.Sidecar sidecar, String child) throws IOException {
+        long pid = sidecar.childPid(0, child);
+        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).orElseThrow(() -> new AssertionError(child + " (pid "
+                + pid + ") is not running; " + sidecar.starts() + " start(s); the first one's console:\n"
+                + uncheckedConsole(sidecar) + "\nthe evaluator's log:\n" + uncheckedLeaderboardLog()));
+    }
+
+    private static String uncheckedConsole(Pod.Sidecar sidecar) {
+        try {
+            return sidecar.console(0);
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    private String uncheckedLeaderboardLog() {
+        try {
+            return pod.leaderboardLog();
+        } catch (IOException e) {
+            return e.toString();
+        }
     }
 
     private void awaitLog(String text) {
