@@ -145,7 +145,7 @@ final class FootprintBenchmark {
         var builder = new ProcessBuilder(argv).directory(dir.toFile()).redirectErrorStream(true);
         Map<String, String> env = new HashMap<>();
         env.put("WORKER_ID", "1");
-        env.put("CARLA_PORT", Integer.toString(FreePort.onLoopback())); // nobody listens there
+        env.put("CARLA_PORT", Integer.toString(FreePort.forALaterBind())); // nobody listens there
         env.put("PARTNER_WAIT", "60");
         env.put("LOGS_DIR", Files.createDirectories(dir.resolve("logs")).toString());
         env.put("TEAM_AGENT", dir.resolve("agent.py").toString());

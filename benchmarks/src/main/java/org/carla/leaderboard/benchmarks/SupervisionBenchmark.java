@@ -160,7 +160,7 @@ final class SupervisionBenchmark {
         Path status = Files.createDirectories(logs.resolve("containers-status"));
         Files.createDirectories(logs.resolve("agent/agent1"));
         Path checkpoint = logs.resolve("agent/agent1/agent_results.json");
-        int port = FreePort.onLoopback();
+        int port = FreePort.forALaterBind();
         String stamp = context.repo().resolve("benchmarks/bin/stamp").toString();
         String carla = String.join(" ", concat(List.of(stamp, dir.resolve("carla").toString(), context.java()),
                 STANDIN_JVM, List.of("-cp", context.classPath(), STANDIN + "CarlaServerStandIn",

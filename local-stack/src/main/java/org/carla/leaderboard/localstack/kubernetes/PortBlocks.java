@@ -1,10 +1,9 @@
 package org.carla.leaderboard.localstack.kubernetes;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+
+import org.carla.leaderboard.localstack.process.FreePort;
 
 /**
  * The loopback ports of the pods' port variables ({@code CARLA_PORT}: pods share the loopback here, where each pod of a
@@ -45,7 +44,7 @@ final class PortBlocks {
             int block = (offset + i) % COUNT;
             int start = FIRST + block * SIZE;
             if (!TAKEN[block] && declared.stream().allMatch(port -> COMPANIONS.stream()
-                    .allMatch(companion -> bindable(start + port - lowest + companion)))) {
+                    .allMatch(companion -> FreePort.bindable(start + port - lowest + companion)))) {
                 TAKEN[block] = true;
                 return start;
             }
@@ -58,14 +57,6 @@ final class PortBlocks {
         int block = (start - FIRST) / SIZE;
         if (start >= FIRST && block < COUNT && (start - FIRST) % SIZE == 0) {
             TAKEN[block] = false;
-        }
-    }
-
-    private static boolean bindable(int port) {
-        try (var socket = new ServerSocket(port, 0, InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (IOException e) {
-            return false;
         }
     }
 }

@@ -349,7 +349,7 @@ class ClaimedRoutesIT {
 
     /** Two pairs (their sidecars) and logcopy, once init is done. */
     private static Pod.Running twoPairs(Pod pod, Map<String, String> env) throws IOException {
-        int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
+        int port2 = org.carla.leaderboard.localstack.process.FreePort.forALaterBind();
         return pod.startContainers(env, List.of(pair(env, 1, pod.carlaPort), pair(env, 2, port2)));
     }
 
@@ -370,7 +370,7 @@ class ClaimedRoutesIT {
             Map<String, String> env = podEnv(replacement, submission, 2, "EVALUATOR_STANDIN_ROUTE_SECONDS", "0.3");
             env.put("POD_NAME", "team-7-" + submission + "-r1-0-fghij");
             env.put("ROUTE_LEASE", "PT30S");
-            int port2 = org.carla.leaderboard.localstack.process.FreePort.onLoopback();
+            int port2 = org.carla.leaderboard.localstack.process.FreePort.forALaterBind();
             assertThat(Pod.exit(replacement.start("init", env), RUN)).isZero();
             Pod.Ended ended = replacement.startContainers(env, List.of(pair(env, 1, replacement.carlaPort),
                     pair(env, 2, port2))).awaitEnd(RUN);

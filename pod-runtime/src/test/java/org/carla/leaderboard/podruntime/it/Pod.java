@@ -50,7 +50,7 @@ final class Pod implements AutoCloseable {
     final Path root;
     final Path logs;
     final Path status;
-    final int carlaPort = FreePort.onLoopback();
+    final int carlaPort = FreePort.forALaterBind();
     private final List<Process> started = new ArrayList<>();
     private final List<Sidecar> sidecars = new CopyOnWriteArrayList<>();
     /** The kubelet's back-off before it starts a sidecar again: none, unless a test holds the restarts. */

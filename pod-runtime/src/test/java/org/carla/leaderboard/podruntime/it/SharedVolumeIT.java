@@ -61,7 +61,7 @@ class SharedVolumeIT {
         Map<String, String> initEnv = Map.of("LOGS_DIR", logs.toString(), "WORKER_PAIRS", "1");
         assertThat(Pod.exit(start(INIT, initEnv, "init.out", "init"), RUN)).as("init").isZero();
 
-        int carlaPort = FreePort.onLoopback();
+        int carlaPort = FreePort.forALaterBind();
         String carla = Pod.JAVA + " -Xmx64m -cp " + Path.of("..", "local-stack", "target", "classes").toAbsolutePath()
                 .normalize() + " org.carla.leaderboard.localstack.standin.CarlaServerStandIn -carla-rpc-port={port}";
         Path routes = StandInRoutes.write(temp.resolve("routes.xml"), LeaderboardVersion.V2_0, StandInRoutes.ids(0, 1));
