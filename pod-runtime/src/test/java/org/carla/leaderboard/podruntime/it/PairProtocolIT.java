@@ -296,25 +296,13 @@ class PairProtocolIT {
     /** The child the first start of {@code sidecar} logged, running; or what that start and the evaluator printed. */
     private ProcessHandle running(Pod.Sidecar sidecar, String child) throws IOException {
         long pid = sidecar.childPid(0, child);
-        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).orElseThrow(() -> new AssertionError(child + " (pid "
-                + pid + ") is not running; " + sidecar.starts() + " start(s); the first one's console:\n"
-                + uncheckedConsole(sidecar) + "\nthe evaluator's log:\n" + uncheckedLeaderboardLog()));
-    }
-
-    private static String uncheckedConsole(Pod.Sidecar sidecar) {
-        try {
-            return sidecar.console(0);
-        } catch (IOException e) {
-            return e.toString();
+        var handle = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+        if (handle.isEmpty()) {
+            throw new AssertionError(child + " (pid " + pid + ") is not running; " + sidecar.starts()
+                    + " start(s); the first one's console:\n" + sidecar.console(0) + "\nthe evaluator's log:\n"
+                    + pod.leaderboardLog());
         }
-    }
-
-    private String uncheckedLeaderboardLog() {
-        try {
-            return pod.leaderboardLog();
-        } catch (IOException e) {
-            return e.toString();
-        }
+        return handle.get();
     }
 
     private void awaitLog(String text) {
