@@ -157,16 +157,21 @@ final class HostileParticipant {
         }
         volumeDone = true;
         Path status = Files.createDirectories(logs.resolve(LogsLayout.STATUS_DIR));
+        // The cancel comes before the simulators' done files. logcopy reads the done files before the cancel and
+        // cannot tell forged done files from the pairs' own: had every done file come first, it could finish on them
+        // before the cancel appeared, and the run would end on its missing routes, not on the cancel.
         for (int p = 1; p <= pairs; p++) {
             if (actions.contains(Action.FORGE_AGENT_DONE)) {
                 forge(status.resolve(StatusFiles.done(StatusFiles.Role.AGENT, p)));
             }
-            if (actions.contains(Action.FORGE_SIMULATOR_DONE)) {
-                forge(status.resolve(StatusFiles.done(StatusFiles.Role.SIMULATOR, p)));
-            }
         }
         if (actions.contains(Action.FORGE_CANCEL)) {
             forge(status.resolve(StatusFiles.SIMULATION_CANCEL));
+        }
+        for (int p = 1; p <= pairs; p++) {
+            if (actions.contains(Action.FORGE_SIMULATOR_DONE)) {
+                forge(status.resolve(StatusFiles.done(StatusFiles.Role.SIMULATOR, p)));
+            }
         }
         if (actions.contains(Action.FORGE_LOGCOPY_DONE)) {
             forge(status.resolve(StatusFiles.LOGCOPY_DONE));
