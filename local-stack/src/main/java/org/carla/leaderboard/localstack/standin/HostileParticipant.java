@@ -160,18 +160,14 @@ final class HostileParticipant {
         // The cancel comes before the simulators' done files. logcopy reads the done files before the cancel and
         // cannot tell forged done files from the pairs' own: had every done file come first, it could finish on them
         // before the cancel appeared, and the run would end on its missing routes, not on the cancel.
-        for (int p = 1; p <= pairs; p++) {
-            if (actions.contains(Action.FORGE_AGENT_DONE)) {
-                forge(status.resolve(StatusFiles.done(StatusFiles.Role.AGENT, p)));
-            }
+        if (actions.contains(Action.FORGE_AGENT_DONE)) {
+            forgeDone(status, StatusFiles.Role.AGENT);
         }
         if (actions.contains(Action.FORGE_CANCEL)) {
             forge(status.resolve(StatusFiles.SIMULATION_CANCEL));
         }
-        for (int p = 1; p <= pairs; p++) {
-            if (actions.contains(Action.FORGE_SIMULATOR_DONE)) {
-                forge(status.resolve(StatusFiles.done(StatusFiles.Role.SIMULATOR, p)));
-            }
+        if (actions.contains(Action.FORGE_SIMULATOR_DONE)) {
+            forgeDone(status, StatusFiles.Role.SIMULATOR);
         }
         if (actions.contains(Action.FORGE_LOGCOPY_DONE)) {
             forge(status.resolve(StatusFiles.LOGCOPY_DONE));
@@ -262,6 +258,13 @@ final class HostileParticipant {
             json.writeEndObject();
         }
         Files.move(temporary, checkpoint, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** {@code role}'s done file of every pair. */
+    private void forgeDone(Path status, StatusFiles.Role role) throws IOException {
+        for (int p = 1; p <= pairs; p++) {
+            forge(status.resolve(StatusFiles.done(role, p)));
+        }
     }
 
     private static void forge(Path file) throws IOException {
