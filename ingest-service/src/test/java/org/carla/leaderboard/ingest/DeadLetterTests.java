@@ -2,10 +2,13 @@ package org.carla.leaderboard.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 import org.carla.leaderboard.localstack.evalai.NewSubmission;
+import org.carla.leaderboard.messaging.DeadLetter;
 import org.carla.leaderboard.messaging.QueuesConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -109,9 +112,15 @@ class DeadLetterTests extends IntakeOnTheStack {
 
         Message dead = deadLetter(body, "submission-not-found");
         assertThat(IntakeStack.attribute(dead, "dead-letter-error")).contains(Long.toString(unknownPk)).contains("404");
-        // A 404 is final: asked once, not retried.
+        // A 404 is final: asked once per receive, never again within it. (A loaded machine that stalls the handler
+        // past the visibility gets the announcement received again; that receive asks once more and leaves its copy.)
+        var copies = new ArrayList<>(List.of(dead));
+        copies.addAll(intake.remainingDeadLetters());
+        int receives = copies.stream()
+                .mapToInt(copy -> Integer.parseInt(IntakeStack.attribute(copy, DeadLetter.RECEIVE_COUNT))).max()
+                .getAsInt();
         assertThat(stack.evalAi().calls()).filteredOn(c -> c.path().equals("/api/jobs/submission/" + unknownPk))
-                .hasSize(1);
+                .isNotEmpty().allMatch(c -> c.status() == 404).hasSizeLessThanOrEqualTo(receives);
         assertNothingHappened();
     }
 

@@ -122,6 +122,15 @@ final class IntakeStack {
         assertThat(receive(stack.queueUrl(queue), 1)).as("messages on %s", queue).isEmpty();
     }
 
+    /**
+     * Every further dead-lettered copy, once the intake has taken every message off {@code submissions}: a receive the
+     * queue repeated (a handler stalled past the visibility) leaves its own copy.
+     */
+    List<Message> remainingDeadLetters() {
+        awaitSubmissionsHandled();
+        return receive(stack.deadLetterQueueUrl(QueuesConfig.SUBMISSIONS), 1);
+    }
+
     void assertNoDeadLetters() {
         assertThat(receive(stack.deadLetterQueueUrl(QueuesConfig.SUBMISSIONS), 1)).as("dead letters").isEmpty();
     }
