@@ -3,10 +3,11 @@ package org.carla.leaderboard.messaging;
 import java.time.Duration;
 import java.time.Instant;
 
+import org.carla.leaderboard.domain.metrics.LiveGauge;
 import org.jboss.logging.Logger;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 
 /**
  * Something a service needs that can go down for a while (EvalAI, DynamoDB, the Kubernetes API): whether its last
@@ -26,11 +27,9 @@ public final class Dependency {
 
     Dependency(String name, MeterRegistry registry) {
         this.name = name;
-        Gauge.builder("leaderboard.dependency.up", this, dependency -> dependency.state().up() ? 1 : 0)
-                .tag("dependency", name)
-                .strongReference(true)
-                .description("1 when the dependency's last call answered, 0 while it is down")
-                .register(registry);
+        LiveGauge.register(registry, "leaderboard.dependency.up", Tags.of("dependency", name),
+                "1 when the dependency's last call answered, 0 while it is down", this,
+                dependency -> dependency.state().up() ? 1 : 0);
     }
 
     public String name() {

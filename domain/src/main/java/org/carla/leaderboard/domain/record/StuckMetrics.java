@@ -4,11 +4,12 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.carla.leaderboard.domain.metrics.LiveGauge;
 import org.carla.leaderboard.domain.record.StuckRules.Rule;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 
 /**
  * A mending service's share of the stuck-submission metrics: the gauge {@code leaderboard_stuck_submissions{rule}} of
@@ -26,10 +27,9 @@ public final class StuckMetrics {
         for (Rule rule : rules) {
             var count = new AtomicInteger();
             stuck.put(rule, count);
-            Gauge.builder(StuckRules.GAUGE, count, AtomicInteger::get).tag(StuckRules.RULE_TAG, rule.label())
-                    .description("Submissions stuck at the last check, by rule (" + rule.label() + ": "
-                            + rule.description() + ")")
-                    .register(registry);
+            LiveGauge.register(registry, StuckRules.GAUGE, Tags.of(StuckRules.RULE_TAG, rule.label()),
+                    "Submissions stuck at the last check, by rule (" + rule.label() + ": " + rule.description() + ")",
+                    count, AtomicInteger::get);
         }
     }
 

@@ -22,7 +22,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.micrometer.core.instrument.Gauge;
 
 /**
  * Watches the launcher's Jobs (label {@code app.kubernetes.io/managed-by=job-launcher}) and their pods (label
@@ -52,7 +51,6 @@ public class JobWatcher {
     });
     private volatile SharedIndexInformer<Job> jobs;
     private volatile SharedIndexInformer<Pod> pods;
-    private final Gauge runningGauge;
 
     JobWatcher(KubernetesClient kubernetes, JobReporter reporter, RunStarts starts, PodEvidence evidence,
             LauncherMetrics metrics, LauncherConfig config) {
@@ -62,7 +60,7 @@ public class JobWatcher {
         this.evidence = evidence;
         this.metrics = metrics;
         this.config = config;
-        this.runningGauge = metrics.watchRunning(this::running);
+        metrics.watchRunning(this::running);
     }
 
     public synchronized void start() {
@@ -142,7 +140,6 @@ public class JobWatcher {
 
     @PreDestroy
     void close() {
-        metrics.remove(runningGauge);
         stop();
         reports.shutdown();
         try {

@@ -2,15 +2,16 @@ package org.carla.leaderboard.launcher.service;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.Supplier;
+import java.util.function.IntSupplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.event.JobFinished.Outcome;
+import org.carla.leaderboard.domain.metrics.LiveGauge;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 /** What an operator watches: Jobs created, running, finished by outcome, and how long a request waited for its Job. */
@@ -79,13 +80,10 @@ public class LauncherMetrics {
                 .increment();
     }
 
-    /** Registers the gauge of the Jobs not finished yet; the caller removes it when it goes ({@link #remove}). */
-    Gauge watchRunning(Supplier<Number> running) {
-        return Gauge.builder("leaderboard.launcher.jobs.running", running)
-                .description("Submission Jobs not finished yet (running or waiting for admission)").register(registry);
-    }
-
-    void remove(Gauge gauge) {
-        registry.remove(gauge);
+    /** Registers the gauge of the Jobs not finished yet, read from {@code running}. */
+    void watchRunning(IntSupplier running) {
+        LiveGauge.register(registry, "leaderboard.launcher.jobs.running", Tags.empty(),
+                "Submission Jobs not finished yet (running or waiting for admission)", running,
+                IntSupplier::getAsInt);
     }
 }

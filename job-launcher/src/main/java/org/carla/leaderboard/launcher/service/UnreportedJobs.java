@@ -3,18 +3,17 @@ package org.carla.leaderboard.launcher.service;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.concurrent.atomic.AtomicInteger;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.carla.leaderboard.domain.record.StuckConfig;
+import org.carla.leaderboard.domain.record.StuckMetrics;
 import org.carla.leaderboard.domain.record.StuckRules;
+import org.carla.leaderboard.domain.record.StuckRules.Rule;
 import org.carla.leaderboard.launcher.job.JobEnd;
 import org.carla.leaderboard.launcher.job.JobMetadata;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -27,26 +26,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 @ApplicationScoped
 public class UnreportedJobs {
 
-    private static final String RULE = StuckRules.Rule.UNREPORTED_JOB.label();
-
-    private final AtomicInteger count = new AtomicInteger();
-    private final MeterRegistry registry;
-    private final Gauge gauge;
-
+    private final StuckMetrics metrics;
     private final Duration bound;
 
     UnreportedJobs(MeterRegistry registry, StuckConfig stuck) {
-        this.registry = registry;
+        this.metrics = new StuckMetrics(registry, Rule.UNREPORTED_JOB);
         this.bound = stuck.unreportedJobAfter();
-        this.gauge = Gauge.builder(StuckRules.GAUGE, count, AtomicInteger::get).tag(StuckRules.RULE_TAG, RULE)
-                .description("Submissions stuck, by rule: " + RULE + " = Jobs ended and not reported")
-                .register(registry);
-    }
-
-    /** A registry outliving this bean (an application restarted in one JVM) must not keep reading its count. */
-    @PreDestroy
-    void unregister() {
-        registry.remove(gauge);
     }
 
     /** Whether this Job is stuck by the rule at {@code now}: ended over the bound ago, its end not reported. */
@@ -60,7 +45,7 @@ public class UnreportedJobs {
     /** Counts the stuck Jobs among those the launcher watches; returns the count. */
     int count(Collection<Job> jobs, Instant now) {
         int stuck = (int) jobs.stream().filter(job -> stuck(job, now)).count();
-        count.set(stuck);
+        metrics.found(Rule.UNREPORTED_JOB, stuck);
         return stuck;
     }
 }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import org.carla.leaderboard.domain.event.EventCodec;
 import org.carla.leaderboard.domain.event.JobFinished;
@@ -270,8 +271,10 @@ class JobLifecycleTests extends LauncherStory {
                 .as(() -> "the launcher's cache of Jobs (watching: " + watcher.watching() + ", the Job in the API: "
                         + job(jobName) + ")")
                 .anyMatch(job -> job.getMetadata().getName().equals(jobName) && !JobEnd.ending(job)));
+        // Only the service's own lines: a failure then shows them all rather than a log's cut of the JVM's.
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
-                given().when().get("/q/metrics").then().statusCode(200).extract().asString())
+                given().when().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                        .filter(line -> line.startsWith("leaderboard_")).collect(Collectors.joining("\n")))
                 .containsPattern("leaderboard_launcher_jobs_created_total(\\{[^}]*\\})? [1-9]")
                 .containsPattern("leaderboard_launcher_jobs_running(\\{[^}]*\\})? [1-9]")
                 .contains("leaderboard_launcher_launch_delay_seconds_count")

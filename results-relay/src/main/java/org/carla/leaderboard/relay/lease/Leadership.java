@@ -10,14 +10,15 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 
+import org.carla.leaderboard.domain.metrics.LiveGauge;
 import org.carla.leaderboard.relay.config.RelayConfig;
 import org.carla.leaderboard.relay.service.EvalAiOutbox;
 import org.carla.leaderboard.relay.service.EventConsumers;
 import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
@@ -50,9 +51,9 @@ public class Leadership {
         this.outbox = outbox;
         this.kubernetes = kubernetes;
         this.identity = podName() + "-" + UUID.randomUUID().toString().substring(0, 8);
-        Gauge.builder("relay.active", this, leadership -> leadership.active() ? 1 : 0)
-                .description("1 while this replica is the active relay (consumes and runs the scheduled work)")
-                .register(registry);
+        LiveGauge.register(registry, "relay.active", Tags.empty(),
+                "1 while this replica is the active relay (consumes and runs the scheduled work)", this,
+                leadership -> leadership.active() ? 1 : 0);
     }
 
     void start(@Observes @Priority(AFTER_STARTUP) StartupEvent started) {
