@@ -92,15 +92,29 @@ public final class LocalJobRunner implements AutoCloseable {
                 }, 0);
     }
 
-    /** Containers of other users must traverse the work root (a temporary folder is 0700); its parents are told of. */
-    private static void reachableByEveryUser(Path workRoot) throws IOException {
+    /**
+     * Containers of other users must traverse the work root (made searchable here) and every folder above it, which
+     * hold their volumes and, in a checkout, the programs they run. A folder above that lets no other user through (a
+     * temporary folder is 0700) would fail every such container with "permission denied" after its Job was created;
+     * the runner refuses to start instead, naming it.
+     *
+     * @throws IllegalStateException naming the folders other users cannot search
+     */
+    static void reachableByEveryUser(Path workRoot) throws IOException {
         int mode = (Integer) Files.getAttribute(workRoot, "unix:mode");
         Files.setAttribute(workRoot, "unix:mode", (mode & 07777) | 0111);
+        List<String> closed = new ArrayList<>();
         for (Path parent = workRoot.toAbsolutePath().getParent(); parent != null; parent = parent.getParent()) {
-            if (((Integer) Files.getAttribute(parent, "unix:mode") & 0001) == 0) {
-                LOG.warnf("%s is not searchable by other users: containers running as another user cannot reach "
-                        + "their volumes under %s", parent, workRoot);
+            int parentMode = (Integer) Files.getAttribute(parent, "unix:mode");
+            if ((parentMode & 0001) == 0) {
+                closed.add(parent + " (mode " + Integer.toOctalString(parentMode & 07777) + ")");
             }
+        }
+        if (!closed.isEmpty()) {
+            throw new IllegalStateException("containers run as their images' users (this runner is root), and no "
+                    + "other user may search " + String.join(", ", closed) + ": they could not reach their volumes "
+                    + "under " + workRoot + ". Let other users through (chmod o+x) or work from a folder they can "
+                    + "enter.");
         }
     }
 
